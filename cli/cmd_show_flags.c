@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext4dev show-flags: read-only.  One device prints dumpe2fs's
+ * "Filesystem flags:" line; several devices, or any table option, print
+ * a libsmartcols table; --check turns the answer into an exit code.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <uuid/uuid.h>
+
+#include "cmd_show_flags.h"
+#include "commands.h"
+#include "exitcodes.h"
+#include "flags.h"
+#include "fsio.h"
+#include "report.h"
+#include "show_table.h"
+
+#define CMD "show-flags"
+
+static int print_help(void)
+{
+	printf("Usage:\n"
+	       " ext4dev show-flags [options] <device>...\n\n"
+	       "Print the superblock flags of ext2/ext3/ext4 filesystems.\n"
+	       "<device> is a block device, an image file, LABEL=<label> or "
+	       "UUID=<uuid>.\n\n"
+	       "Options:\n"
+	       " -c, --check <state>   exit 0 if every device is in <state> "
+	       "(test or\n"
+	       "                       production), 1 if one is not; "
+	       "prints nothing\n"
+	       " -v, --verbose         with --check, say what each device "
+	       "is\n"
+	       " -o, --output <list>   table columns to print\n"
+	       " -J, --json            print the table as JSON\n"
+	       " -r, --raw             print the table without alignment\n"
+	       " -n, --noheadings      do not print a header line\n"
+	       " -h, --help            display this help\n");
+	show_table_list_columns();
+	return EXT4DEV_EXIT_OK;
+}
+
+static int parse_check(struct show_flags_ctl *ctl, const char *arg)
+{
+	if (!strcmp(arg, "test"))
+		ctl->check = EXT4DEV_CHECK_TEST;
+	else if (!strcmp(arg, "production"))
+		ctl->check = EXT4DEV_CHECK_PRODUCTION;
+	else
+		return report_usage(CMD, "invalid --check state '%s' "
+				    "(use test or production)", arg);
+	return -1;
+}
+
+int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "check", required_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->check = EXT4DEV_CHECK_NONE;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:c:vo:Jrnh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			rc = parse_check(ctl, optarg);
+			if (rc >= 0)
+				return rc;
+			break;
+		case 'v':
+			ctl->verbose = true;
+			break;
+		case 'o':
+			ctl->columns = optarg;
+			ctl->table = true;
+			break;
+		case 'J':
+			ctl->json = ctl->table = true;
+			break;
+		case 'r':
+			ctl->raw = ctl->table = true;
+			break;
+		case 'n':
+			ctl->noheadings = ctl->table = true;
+			break;
+		case 'h':
+			return print_help();
+		default:
+			return report_bad_option(CMD, c, argv);
+		}
+	}
+	ctl->devices = argv + optind;
+	ctl->ndevices = argc - optind;
+	if (!ctl->ndevices)
+		return report_usage(CMD, "no device specified");
+	if (ctl->ndevices > 1)
+		ctl->table = true;
+	return -1;
+}
+
+/* --check for one open device: 0 holds, 1 does not. */
+static int check_one(const struct show_flags_ctl *ctl, struct fsio_dev *dev)
+{
+	bool is_test = dev->fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS;
+	bool holds = is_test == (ctl->check == EXT4DEV_CHECK_TEST);
+
+	if (ctl->verbose)
+		printf("%s: %s filesystem\n", dev->spec,
+		       is_test ? "test" : "production");
+	return holds ? EXT4DEV_EXIT_OK : EXT4DEV_EXIT_CHECK_FAILED;
+}
+
+static void print_flags_line(const struct fsio_dev *dev)
+{
+	char buf[EXT4DEV_FLAGS_BUFSZ];
+
+	flags_format(dev->fs->super->s_flags, buf, sizeof(buf));
+	printf("Filesystem flags:         %s\n", buf);
+}
+
+static int add_row(struct show_table *t, struct fsio_dev *dev)
+{
+	struct ext2_super_block *sb = dev->fs->super;
+	char uuid[UUID_STR_LEN], label[EXT2_LABEL_LEN + 1];
+	struct show_row row = { .device = dev->spec, .uuid = uuid,
+				.label = label, .s_flags = sb->s_flags };
+
+	uuid_unparse(sb->s_uuid, uuid);
+	snprintf(label, sizeof(label), "%.*s", EXT2_LABEL_LEN,
+		 (const char *)sb->s_volume_name);
+	/* TYPE is libblkid's word, which is what mount(8) will act on. */
+	fsio_probe_type(dev, true);
+	row.type = dev->foreign_type;
+	return show_table_add(t, &row) ? report_failure(
+		"'%s': cannot add table row", dev->spec) : EXT4DEV_EXIT_OK;
+}
+
+static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
+		    const char *spec)
+{
+	struct fsio_dev dev;
+	errcode_t err;
+	int rc;
+
+	err = fsio_init(&dev, spec);
+	if (!err)
+		err = fsio_open_read(&dev);
+	if (err) {
+		rc = report_fs_error(&dev, err);
+		goto out;
+	}
+	if (ctl->check != EXT4DEV_CHECK_NONE)
+		rc = check_one(ctl, &dev);
+	else if (t)
+		rc = add_row(t, &dev);
+	else {
+		print_flags_line(&dev);
+		rc = EXT4DEV_EXIT_OK;
+	}
+	/* Shown as dumpe2fs shows it, but scripts must hear about it. */
+	if (!dev.csum_ok) {
+		report_warn(dev.spec, "%s",
+			    error_message(EXT2_ET_SB_CSUM_INVALID));
+		rc = ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
+	}
+out:
+	fsio_release(&dev);
+	return rc;
+}
+
+static struct show_table *new_table(const struct show_flags_ctl *ctl,
+				    int *rc)
+{
+	enum show_table_style style = ctl->json ? SHOW_TABLE_JSON :
+				      ctl->raw ? SHOW_TABLE_RAW :
+				      SHOW_TABLE_PLAIN;
+	const char *bad = NULL;
+	struct show_table *t;
+
+	t = show_table_new(ctl->columns, style, ctl->noheadings, &bad);
+	if (!t)
+		*rc = bad ? report_usage(CMD, "unknown column in '%s'", bad)
+			  : report_failure("cannot create table");
+	return t;
+}
+
+int cmd_show_flags(int argc, char **argv, const struct ext4dev_cmd *cmd)
+{
+	struct show_flags_ctl ctl;
+	struct show_table *t = NULL;
+	int rc = show_flags_parse(&ctl, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	rc = EXT4DEV_EXIT_OK;
+	if (ctl.table && ctl.check == EXT4DEV_CHECK_NONE) {
+		t = new_table(&ctl, &rc);
+		if (!t)
+			return rc;
+	}
+	for (int i = 0; i < ctl.ndevices; i++)
+		rc = ext4dev_exit_worst(rc, show_one(&ctl, t, ctl.devices[i]));
+	if (t && show_table_print(t))
+		rc = ext4dev_exit_worst(rc, report_failure("cannot print table"));
+	show_table_free(t);
+	return rc;
+}

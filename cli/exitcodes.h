@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef EXT4DEV_EXITCODES_H
+#define EXT4DEV_EXITCODES_H
+
+/*
+ * The one list of exit codes.  The numbers follow util-linux's interface
+ * for mkfs/fsck-type programs (include/exitcodes.h there), so scripts
+ * that already know mkfs.* can read ours.  Listed under EXIT STATUS in
+ * man/ext4dev.8; a unit test keeps the two in step.
+ */
+enum ext4dev_exit {
+	EXT4DEV_EXIT_OK = 0,
+	EXT4DEV_EXIT_CHECK_FAILED = 1,	/* --check did not hold */
+	EXT4DEV_EXIT_FAILURE = 8,	/* operational error */
+	EXT4DEV_EXIT_USAGE = 16,	/* bad command line */
+};
+
+/* Several devices in one call: the caller reports the worst outcome. */
+static inline int ext4dev_exit_worst(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+#endif

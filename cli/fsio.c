@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <blkid/blkid.h>
+
+#include "fsio.h"
+
+/*
+ * Superblock only: group descriptors are never read, so a 15 TiB
+ * filesystem costs the same one-kilobyte read as a floppy.
+ */
+#define FSIO_READ_FLAGS (EXT2_FLAG_SUPER_ONLY | EXT2_FLAG_64BITS | \
+			 EXT2_FLAG_JOURNAL_DEV_OK | EXT2_FLAG_SKIP_MMP)
+
+static bool is_tag_spec(const char *spec)
+{
+	static const char *const tags[] = {
+		"LABEL=", "UUID=", "PARTLABEL=", "PARTUUID=",
+	};
+
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+		if (!strncmp(spec, tags[i], strlen(tags[i])))
+			return true;
+	return false;
+}
+
+errcode_t fsio_init(struct fsio_dev *dev, const char *spec)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->lock_fd = -1;
+	dev->spec = strdup(spec);
+	if (!dev->spec)
+		return EXT2_ET_NO_MEMORY;
+	if (!is_tag_spec(spec)) {
+		dev->path = strdup(spec);
+		return dev->path ? 0 : EXT2_ET_NO_MEMORY;
+	}
+	dev->path = blkid_evaluate_spec(spec, NULL);
+	return dev->path ? 0 : EXT4DEV_ERR_NO_DEVICE;
+}
+
+/* Open @dev->path ourselves to check its kind and to hold a flock(). */
+static errcode_t lock_path(struct fsio_dev *dev, int how)
+{
+	struct stat st;
+
+	dev->lock_fd = open(dev->path, O_RDONLY | O_CLOEXEC);
+	if (dev->lock_fd < 0)
+		return errno;
+	if (fstat(dev->lock_fd, &st))
+		return errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return EXT4DEV_ERR_NOT_BLOCK_OR_FILE;
+	/* Blocking: a second ext4dev waits its turn rather than failing. */
+	while (flock(dev->lock_fd, how))
+		if (errno != EINTR)
+			return errno;
+	return 0;
+}
+
+static void copy_value(blkid_probe pr, const char *name, char *buf,
+		       size_t len)
+{
+	const char *value = NULL;
+
+	if (!blkid_probe_lookup_value(pr, name, &value, NULL) && value)
+		snprintf(buf, len, "%s", value);
+}
+
+errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
+{
+	static const char *ext_types[] = {
+		"ext4dev", "ext4", "ext3", "ext2", "jbd", NULL
+	};
+	blkid_probe pr;
+	int rc;
+
+	dev->foreign_type[0] = dev->foreign_usage[0] = '\0';
+	pr = blkid_new_probe_from_filename(dev->path);
+	if (!pr)
+		return errno ? (errcode_t)errno : EXT2_ET_NO_MEMORY;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
+					  BLKID_SUBLKS_USAGE);
+	if (only_ext)
+		blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN,
+						    (char **)ext_types);
+	else
+		blkid_probe_enable_partitions(pr, 1);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0) {
+		copy_value(pr, "TYPE", dev->foreign_type,
+			   sizeof(dev->foreign_type));
+		copy_value(pr, "USAGE", dev->foreign_usage,
+			   sizeof(dev->foreign_usage));
+		if (!dev->foreign_type[0]) {
+			copy_value(pr, "PTTYPE", dev->foreign_type,
+				   sizeof(dev->foreign_type));
+			snprintf(dev->foreign_usage,
+				 sizeof(dev->foreign_usage),
+				 "partition table");
+		}
+	} else if (rc == -2) {
+		snprintf(dev->foreign_type, sizeof(dev->foreign_type),
+			 "ambivalent");
+		snprintf(dev->foreign_usage, sizeof(dev->foreign_usage),
+			 "set of signatures");
+	}
+	blkid_free_probe(pr);
+	return 0;
+}
+
+/* libext2fs could not read a superblock: say what is there instead. */
+static errcode_t explain_open_failure(struct fsio_dev *dev, errcode_t err)
+{
+	if (err != EXT2_ET_BAD_MAGIC && err != EXT2_ET_SHORT_READ)
+		return err;
+	if (fsio_probe_type(dev, false) || !dev->foreign_type[0])
+		return err;
+	return EXT4DEV_ERR_FOREIGN;
+}
+
+errcode_t fsio_open_read(struct fsio_dev *dev)
+{
+	errcode_t err;
+
+	err = lock_path(dev, LOCK_SH);
+	if (err)
+		return err;
+	/* Like dumpe2fs: show what is there even if it does not verify. */
+	err = ext2fs_open2(dev->path, NULL, FSIO_READ_FLAGS |
+			   EXT2_FLAG_IGNORE_CSUM_ERRORS | EXT2_FLAG_FORCE,
+			   0, 0, unix_io_manager, &dev->fs);
+	if (err) {
+		dev->fs = NULL;
+		return explain_open_failure(dev, err);
+	}
+	dev->csum_ok = ext2fs_superblock_csum_verify(dev->fs, dev->fs->super);
+	return 0;
+}
+
+errcode_t fsio_check_unused(struct fsio_dev *dev)
+{
+	int mount_flags = 0;
+	errcode_t err;
+
+	dev->mountpoint[0] = '\0';
+	err = ext2fs_check_mount_point(dev->path, &mount_flags,
+				       dev->mountpoint,
+				       sizeof(dev->mountpoint));
+	if (err)
+		return err;
+	if (mount_flags & EXT2_MF_MOUNTED)
+		return EXT4DEV_ERR_MOUNTED;
+	if (mount_flags & (EXT2_MF_BUSY | EXT2_MF_SWAP))
+		return EXT4DEV_ERR_BUSY;
+	return 0;
+}
+
+/* Everything that makes a superblock change unsafe, after the open. */
+static errcode_t validate_for_change(ext2_filsys fs)
+{
+	struct ext2_super_block *sb = fs->super;
+
+	if (ext2fs_has_feature_journal_dev(sb))
+		return EXT4DEV_ERR_JOURNAL_DEV;
+	if (sb->s_feature_ro_compat & ~EXT2_LIB_FEATURE_RO_COMPAT_SUPP)
+		return EXT2_ET_RO_UNSUPP_FEATURE;
+	if (ext2fs_has_feature_journal_needs_recovery(sb))
+		return EXT4DEV_ERR_NEEDS_RECOVERY;
+	return 0;
+}
+
+errcode_t fsio_open_change(struct fsio_dev *dev)
+{
+	errcode_t err;
+
+	err = fsio_check_unused(dev);
+	if (!err)
+		err = lock_path(dev, LOCK_EX);
+	if (err)
+		return err;
+	/* No FORCE and no IGNORE_CSUM: libext2fs refuses what it cannot
+	 * safely rewrite (unknown incompat features, bad checksum). */
+	err = ext2fs_open2(dev->path, NULL, FSIO_READ_FLAGS, 0, 0,
+			   unix_io_manager, &dev->fs);
+	if (err) {
+		dev->fs = NULL;
+		return explain_open_failure(dev, err);
+	}
+	dev->csum_ok = true;
+	err = validate_for_change(dev->fs);
+	if (err)
+		return err;
+	err = ext2fs_get_mem(SUPERBLOCK_SIZE, &dev->saved_super);
+	if (err)
+		return err;
+	memcpy(dev->saved_super, dev->fs->super, SUPERBLOCK_SIZE);
+	return 0;
+}
+
+static errcode_t open_rw(struct fsio_dev *dev,
+			 const struct fsio_write_opts *opts, ext2_filsys *fs)
+{
+	io_manager io = unix_io_manager;
+	errcode_t err;
+
+	if (opts && opts->undo_file) {
+		/* As e2fsprogs does: a new undo file for every run. */
+		if (unlink(opts->undo_file) && errno != ENOENT)
+			return errno;
+		err = set_undo_io_backing_manager(unix_io_manager);
+		if (!err)
+			err = set_undo_io_backup_file((char *)opts->undo_file);
+		if (err)
+			return err;
+		io = undo_io_manager;
+	}
+	err = ext2fs_open2(dev->path, NULL, EXT2_FLAG_RW |
+			   EXT2_FLAG_EXCLUSIVE | EXT2_FLAG_SUPER_ONLY |
+			   EXT2_FLAG_64BITS, 0, 0, io, fs);
+	if (err == EBUSY)
+		err = EXT4DEV_ERR_BUSY;
+	return err;
+}
+
+errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
+			    const struct fsio_write_opts *opts)
+{
+	ext2_filsys fs;
+	errcode_t err;
+
+	if (!dev->fs || !dev->saved_super)
+		return EXT2_ET_INVALID_ARGUMENT;
+	ext2fs_close_free(&dev->fs);
+	err = open_rw(dev, opts, &fs);
+	if (err)
+		return err;
+	/* Someone other than an ext4dev (which waits on our lock) wrote
+	 * in between: do not overwrite what we have not validated. */
+	if (memcmp(fs->super, dev->saved_super, SUPERBLOCK_SIZE)) {
+		ext2fs_close_free(&fs);
+		return EXT4DEV_ERR_CHANGED;
+	}
+	fs->super->s_flags = s_flags;
+	/* Every copy, like tune2fs; groups' descriptors are untouched. */
+	fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+	fs->flags |= EXT2_FLAG_SUPER_ONLY;
+	/* Without orig_super libext2fs writes the primary in one piece
+	 * instead of field by field, so a crash cannot leave it torn. */
+	ext2fs_free_mem(&fs->orig_super);
+	ext2fs_mark_super_dirty(fs);
+	err = ext2fs_close2(fs, 0);
+	if (err)
+		ext2fs_free(fs);
+	return err;
+}
+
+void fsio_close(struct fsio_dev *dev)
+{
+	if (dev->fs)
+		ext2fs_close_free(&dev->fs);
+	if (dev->saved_super)
+		ext2fs_free_mem(&dev->saved_super);
+	if (dev->lock_fd >= 0)
+		close(dev->lock_fd);
+	dev->lock_fd = -1;
+}
+
+void fsio_release(struct fsio_dev *dev)
+{
+	fsio_close(dev);
+	free(dev->spec);
+	free(dev->path);
+	dev->spec = dev->path = NULL;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dispatcher: pick a subcommand from the name we were called by
+ * (mkfs.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
+ * the rest.  No filesystem code lives here.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exitcodes.h"
+#include "report.h"
+#include "version.h"
+
+const struct ext4dev_cmd ext4dev_commands[] = {
+	{ "show-flags", cmd_show_flags, 0,
+	  "print a filesystem's superblock flags, or check them" },
+	{ "mark-test", cmd_mark, EXT4DEV_MARK_TEST,
+	  "set the test_filesystem flag (ext4dev may mount it)" },
+	{ "mark-production", cmd_mark, EXT4DEV_MARK_PRODUCTION,
+	  "clear the test_filesystem flag" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static const struct ext4dev_cmd *find_command(const char *name)
+{
+	for (const struct ext4dev_cmd *c = ext4dev_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* "mkfs.ext4dev" runs mkfs; "ext4dev-show-flags" runs show-flags. */
+static const char *command_from_argv0(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	if (!strcmp(base, "mkfs.ext4dev"))
+		return "mkfs";
+	if (!strncmp(base, "ext4dev-", 8))
+		return base + 8;
+	return NULL;
+}
+
+static int print_help(void)
+{
+	printf("Usage:\n ext4dev <command> [options] <device>...\n"
+	       " ext4dev -h|--help\n ext4dev -V|--version\n\n"
+	       "Manage ext4's development-filesystem flag "
+	       "(test_filesystem).\n\nCommands:\n");
+	for (const struct ext4dev_cmd *c = ext4dev_commands; c->name; c++)
+		printf(" %-16s %s\n", c->name, c->summary);
+	printf("\nRun 'ext4dev <command> --help' for a command's options.\n"
+	       "See ext4dev(8) for details.\n");
+	return EXT4DEV_EXIT_OK;
+}
+
+/* A full disk or closed pipe on stdout must not pass for success. */
+static int close_stdout(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (errno == EPIPE)
+		return rc;
+	return ext4dev_exit_worst(rc, report_failure("write error: %s",
+						     strerror(errno)));
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const char *name = command_from_argv0(argv[0]);
+	const struct ext4dev_cmd *cmd;
+
+	if (!name) {
+		if (argc < 2)
+			return report_usage(NULL, "no command given");
+		name = argv[1];
+		argc--;
+		argv++;
+		if (!strcmp(name, "-h") || !strcmp(name, "--help"))
+			return print_help();
+		if (!strcmp(name, "-V") || !strcmp(name, "--version"))
+			return ext4dev_print_version();
+	}
+	cmd = find_command(name);
+	if (!cmd)
+		return report_usage(NULL, "unknown command '%s'", name);
+	return cmd->fn(argc, argv, cmd);
+}
+
+int main(int argc, char **argv)
+{
+	/* A closed pipe is an error to report, never a signal to die of. */
+	signal(SIGPIPE, SIG_IGN);
+	report_init();
+	if (argc < 1)
+		return EXT4DEV_EXIT_USAGE;
+	return close_stdout(dispatch(argc, argv));
+}
