@@ -149,6 +149,13 @@ static int add_row(struct show_table *t, struct fsio_dev *dev)
 		"'%s': cannot add table row", dev->spec) : EXT4DEV_EXIT_OK;
 }
 
+/* Shown as dumpe2fs shows it, but scripts must hear about it. */
+static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc)
+{
+	report_warn(dev->spec, "%s", error_message(err));
+	return ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
+}
+
 static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		    const char *spec)
 {
@@ -171,12 +178,10 @@ static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		print_flags_line(&dev);
 		rc = EXT4DEV_EXIT_OK;
 	}
-	/* Shown as dumpe2fs shows it, but scripts must hear about it. */
-	if (!dev.csum_ok) {
-		report_warn(dev.spec, "%s",
-			    error_message(EXT2_ET_SB_CSUM_INVALID));
-		rc = ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
-	}
+	if (!dev.csum_ok)
+		rc = warn_failure(&dev, EXT2_ET_SB_CSUM_INVALID, rc);
+	if (!dev.size_ok)
+		rc = warn_failure(&dev, EXT4DEV_ERR_TRUNCATED, rc);
 out:
 	fsio_release(&dev);
 	return rc;

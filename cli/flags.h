@@ -21,7 +21,7 @@ extern const struct flags_entry flags_table[];
 extern const size_t flags_table_len;
 
 /* Longest string flags_format() can produce, with its NUL. */
-#define EXT4DEV_FLAGS_BUFSZ 160
+#define EXT4DEV_FLAGS_BUFSZ 384
 
 const struct flags_entry *flags_by_name(const char *name);
 const struct flags_entry *flags_by_option(const char *option);

@@ -128,6 +128,22 @@ static errcode_t explain_open_failure(struct fsio_dev *dev, errcode_t err)
 	return EXT4DEV_ERR_FOREIGN;
 }
 
+/*
+ * A superblock whose filesystem ends past the end of the device: its
+ * backups would land beyond EOF (or on the next partition).
+ */
+static bool size_fits(struct fsio_dev *dev)
+{
+	blk64_t dev_blocks = 0;
+
+	if (ext2fs_has_feature_journal_dev(dev->fs->super))
+		return true;
+	if (ext2fs_get_device_size2(dev->path, dev->fs->blocksize,
+				    &dev_blocks))
+		return true;	/* size unknown: nothing to hold against it */
+	return ext2fs_blocks_count(dev->fs->super) <= dev_blocks;
+}
+
 errcode_t fsio_open_read(struct fsio_dev *dev)
 {
 	errcode_t err;
@@ -144,6 +160,7 @@ errcode_t fsio_open_read(struct fsio_dev *dev)
 		return explain_open_failure(dev, err);
 	}
 	dev->csum_ok = ext2fs_superblock_csum_verify(dev->fs, dev->fs->super);
+	dev->size_ok = size_fits(dev);
 	return 0;
 }
 
@@ -197,7 +214,9 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 		return explain_open_failure(dev, err);
 	}
 	dev->csum_ok = true;
-	err = validate_for_change(dev->fs);
+	dev->size_ok = size_fits(dev);
+	err = dev->size_ok ? validate_for_change(dev->fs) :
+			     EXT4DEV_ERR_TRUNCATED;
 	if (err)
 		return err;
 	err = ext2fs_get_mem(SUPERBLOCK_SIZE, &dev->saved_super);

@@ -23,6 +23,7 @@ struct fsio_dev {
 	ext2_filsys fs;		/* open filesystem, superblock only */
 	int lock_fd;		/* flock()ed while open, -1 when not */
 	bool csum_ok;		/* primary superblock checksum verifies */
+	bool size_ok;		/* the device holds all the fs's blocks */
 	char mountpoint[256];	/* set with EXT4DEV_ERR_MOUNTED */
 	char foreign_type[64];	/* libblkid's TYPE or PTTYPE, e.g. "vfat" */
 	char foreign_usage[32];	/* "filesystem", "partition table", ... */

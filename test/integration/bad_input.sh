@@ -1,0 +1,109 @@
+#!/bin/bash
+# Bad input for every subcommand: exit 8, one "ext4dev: 'PATH': why"
+# message, and not one byte of the input changed.
+source "$(dirname "$0")/lib.sh"
+
+make_inputs() {
+	local d=$WORK/in
+	mkdir -p "$d"
+	: >"$d/empty"
+	printf x >"$d/one-byte"
+	truncate -s 4M "$d/zeros"
+	head -c 1M /dev/urandom >"$d/random"
+	mkimg "$WORK/real.img" 32M -t ext4
+	head -c 2048 "$WORK/real.img" >"$d/first-2k"
+	head -c 65536 "$WORK/real.img" >"$d/first-64k"
+	cp "$WORK/real.img" "$d/bad-csum"
+	# s_flags lives at 0x160 of the superblock (1024 + 352): flip it
+	# behind libext2fs's back so the checksum no longer matches.
+	printf '\x05' | dd of="$d/bad-csum" bs=1 seek=$((1024 + 352)) \
+		conv=notrunc status=none
+	truncate -s 4M "$d/vfat"
+	mkfs.vfat "$d/vfat" >/dev/null
+	mkimg "$d/journal-dev" 8M -O journal_dev
+	mkimg "$d/needs-recovery" 32M -t ext4
+	debugfs -w -R "feature needs_recovery" "$d/needs-recovery" >/dev/null 2>&1
+	mkimg "$d/unknown-incompat" 32M -t ext4 -O ^metadata_csum
+	debugfs -w -R "ssv feature_incompat 0x10000242" \
+		"$d/unknown-incompat" >/dev/null 2>&1
+	mkdir "$d/directory"
+}
+
+# expect_failure CMD... TARGET: exit 8, message names TARGET, no change.
+expect_failure() {
+	local target=${*: -1} before after rc
+	before=$( [ -f "$target" ] && sha "$target" || echo none)
+	run_capture "$WORK/out" "$WORK/err" rc "$@"
+	after=$( [ -f "$target" ] && sha "$target" || echo none)
+	if [ "$rc" != 8 ]; then
+		echo "exit $rc, want 8: $* ($(cat "$WORK/err"))"
+		return 1
+	fi
+	if ! grep -q "^ext4dev: .*'$target'" "$WORK/err"; then
+		echo "no 'ext4dev: PATH' message: $(cat "$WORK/err")"
+		return 1
+	fi
+	if [ "$before" != "$after" ]; then
+		echo "bytes changed: $*"
+		return 1
+	fi
+}
+
+make_inputs
+# Each is bad for every subcommand.
+ALL_BAD=(empty one-byte zeros random first-2k first-64k bad-csum vfat
+	 directory missing)
+# Each is readable, but must not be changed.
+WRITE_BAD=(journal-dev needs-recovery unknown-incompat)
+
+for input in "${ALL_BAD[@]}"; do
+	path=$WORK/in/$input
+	check "show-flags $input" expect_failure "$EXT4DEV" show-flags "$path"
+	check "mark-test $input" expect_failure "$EXT4DEV" mark-test "$path"
+	check "mark-production $input" \
+		expect_failure "$EXT4DEV" mark-production "$path"
+done
+for input in "${WRITE_BAD[@]}"; do
+	path=$WORK/in/$input
+	check "mark-test $input" expect_failure "$EXT4DEV" mark-test "$path"
+	check "mark-production $input" \
+		expect_failure "$EXT4DEV" mark-production "$path"
+done
+
+# The messages admins need to act on.
+message_for() {
+	local want=$1
+	shift
+	local rc
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" "$@"
+	grep -q -- "$want" "$WORK/err" ||
+		{ echo "no '$want' from: $*: $(cat "$WORK/err")"; return 1; }
+}
+check "vfat named" message_for "contains a vfat filesystem" mark-test "$WORK/in/vfat"
+check "recovery: run e2fsck" message_for "run e2fsck first" mark-test "$WORK/in/needs-recovery"
+check "journal device named" message_for "external journal device" mark-test "$WORK/in/journal-dev"
+check "bad csum: libext2fs's words" message_for "Superblock checksum does not match" mark-test "$WORK/in/bad-csum"
+check "unknown feature: libext2fs's words" message_for "unsupported feature" mark-test "$WORK/in/unknown-incompat"
+check "missing: strerror" message_for "No such file or directory" show-flags "$WORK/in/missing"
+
+# A bad checksum is still shown, as dumpe2fs shows it, with a warning.
+bad_csum_shown() {
+	local out rc
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" show-flags "$WORK/in/bad-csum"
+	out=$(sed 's/ *$//' "$WORK/out")
+	[ "$rc" = 8 ] && [ "$out" = "$(dumpe2fs_flags "$WORK/in/bad-csum")" ] &&
+		grep -q "warning: .*checksum" "$WORK/err"
+}
+check "bad csum: flags shown, warning, exit 8" bad_csum_shown
+
+# Several devices: each is handled, the worst exit code wins.
+mkimg "$WORK/good.img" 16M -t ext4
+worst_wins() {
+	local rc
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" mark-test \
+		"$WORK/in/vfat" "$WORK/good.img"
+	[ "$rc" = 8 ] && "$EXT4DEV" show-flags --check test "$WORK/good.img"
+}
+check "mark several: worst exit, good one still marked" worst_wins
+
+finish

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fsio on images that mke2fs makes in a temporary directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fsio.h"
+#include "report.h"
+
+struct fixture {
+	char dir[64];
+	char img[96];
+};
+
+__attribute__((format(printf, 1, 2)))
+static int run(const char *fmt, ...)
+{
+	va_list ap;
+	char cmd[512];
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static int setup(void **state)
+{
+	static struct fixture fx;
+
+	snprintf(fx.dir, sizeof(fx.dir), "/tmp/ext4dev-unit.XXXXXX");
+	if (!mkdtemp(fx.dir))
+		return -1;
+	snprintf(fx.img, sizeof(fx.img), "%s/fs.img", fx.dir);
+	if (run("mke2fs -q -F -t ext4 -b 1024 %s 16M >/dev/null 2>&1",
+		fx.img))
+		return -1;
+	*state = &fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	run("rm -rf %s", fx->dir);
+	return 0;
+}
+
+static uint32_t read_flags(const char *img)
+{
+	struct fsio_dev dev;
+	uint32_t flags;
+
+	assert_int_equal(fsio_init(&dev, img), 0);
+	assert_int_equal(fsio_open_read(&dev), 0);
+	assert_true(dev.csum_ok && dev.size_ok);
+	flags = dev.fs->super->s_flags;
+	fsio_release(&dev);
+	return flags;
+}
+
+static void test_read(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_int_equal(read_flags(fx->img) & EXT2_FLAGS_TEST_FILESYS, 0);
+}
+
+static void test_commit_sets_and_clears(void **state)
+{
+	struct fixture *fx = *state;
+	struct fsio_dev dev;
+	uint32_t flags;
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	flags = dev.fs->super->s_flags | EXT2_FLAGS_TEST_FILESYS;
+	assert_int_equal(fsio_commit_flags(&dev, flags, NULL), 0);
+	fsio_release(&dev);
+	assert_int_equal(read_flags(fx->img), flags);
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	flags &= ~EXT2_FLAGS_TEST_FILESYS;
+	assert_int_equal(fsio_commit_flags(&dev, flags, NULL), 0);
+	fsio_release(&dev);
+	assert_int_equal(read_flags(fx->img), flags);
+}
+
+/* A writer that is not ext4dev changed the superblock in between. */
+static void test_commit_refuses_changed_superblock(void **state)
+{
+	struct fixture *fx = *state;
+	struct fsio_dev dev;
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_int_equal(run("tune2fs -L changed %s >/dev/null 2>&1",
+			     fx->img), 0);
+	assert_int_equal(fsio_commit_flags(&dev, 0, NULL),
+			 EXT4DEV_ERR_CHANGED);
+	fsio_release(&dev);
+}
+
+static void test_truncated_is_refused(void **state)
+{
+	struct fixture *fx = *state;
+	char small[128];
+	struct fsio_dev dev;
+
+	snprintf(small, sizeof(small), "%s/small.img", fx->dir);
+	assert_int_equal(run("cp %s /tmp/ext4dev-unit-copy.img", fx->img), 0);
+	assert_int_equal(rename("/tmp/ext4dev-unit-copy.img", small), 0);
+	assert_int_equal(truncate(small, 65536), 0);
+	assert_int_equal(fsio_init(&dev, small), 0);
+	assert_int_equal(fsio_open_read(&dev), 0);
+	assert_false(dev.size_ok);
+	fsio_release(&dev);
+	assert_int_equal(fsio_init(&dev, small), 0);
+	assert_int_equal(fsio_open_change(&dev), EXT4DEV_ERR_TRUNCATED);
+	fsio_release(&dev);
+}
+
+static void test_not_a_filesystem(void **state)
+{
+	struct fixture *fx = *state;
+	struct fsio_dev dev;
+
+	assert_int_equal(fsio_init(&dev, fx->dir), 0);
+	assert_int_equal(fsio_open_read(&dev), EISDIR);
+	fsio_release(&dev);
+	assert_int_equal(fsio_init(&dev, "/dev/null"), 0);
+	assert_int_equal(fsio_open_read(&dev), EXT4DEV_ERR_NOT_BLOCK_OR_FILE);
+	fsio_release(&dev);
+	assert_int_equal(fsio_init(&dev, "/nonexistent/x.img"), 0);
+	assert_int_equal(fsio_open_change(&dev), ENOENT);
+	fsio_release(&dev);
+}
+
+static void test_release_is_idempotent(void **state)
+{
+	struct fsio_dev dev;
+
+	assert_int_equal(fsio_init(&dev, "whatever"), 0);
+	fsio_close(&dev);
+	fsio_release(&dev);
+	fsio_release(&dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_commit_sets_and_clears),
+		cmocka_unit_test(test_commit_refuses_changed_superblock),
+		cmocka_unit_test(test_truncated_is_refused),
+		cmocka_unit_test(test_not_a_filesystem),
+		cmocka_unit_test(test_release_is_idempotent),
+	};
+
+	report_init();
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
