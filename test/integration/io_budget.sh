@@ -16,7 +16,7 @@ io_bytes() {
 	shift
 	strace -f -y -e trace=read,pread64,readv,preadv,write,pwrite64,writev,pwritev \
 		-o "$WORK/trace" "$@" >/dev/null 2>&1 || true
-	grep -E "^[0-9]+ +p?$op(v|64)?\(.*<$IMG>" "$WORK/trace" |
+	{ grep -E "^[0-9]+ +p?$op(v|64)?\(.*<$IMG>" "$WORK/trace" || true; } |
 		sed -n 's/.*= \([0-9]*\)$/\1/p' | awk '{s += $1} END {print s + 0}'
 }
 
