@@ -1,0 +1,224 @@
+#!/bin/bash
+# Build the ext4dev test kernel: Debian's linux-source-6.12 plus the series
+# in kernel/patches, configured as tinyconfig plus kernel/config/qemu.config.
+# The result is cached (see lib.sh) under a key that hashes every input, so
+# an unchanged second run only hashes and copies.
+#
+# It only ever builds a bzImage: no modules, no install, nothing is loaded
+# into the running kernel.
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOF
+usage: ${0##*/} [--output DIR] [--print-key] [--each-patch] [--source-only]
+
+Build (or fetch from the cache) the ext4dev test kernel.
+
+  --output DIR   copy bzImage and its .config into DIR
+  --print-key    print the cache key and exit
+  --each-patch   build after every patch of the series, to show that each
+                 one builds on its own (slow; not cached)
+  --source-only  only make sure the tarball is unpacked in the cache
+
+Cache: $kernel_cache (EXT4DEV_CACHE_DIR overrides)
+EOF
+}
+
+# Everything that decides what the bzImage contains, hashed.  The compiler
+# is part of it so that a toolchain upgrade cannot reuse an old image.
+cache_key() {
+	local f
+
+	{
+		echo "tarball $(tarball_id)"
+		echo "arch $kernel_arch"
+		echo "cc $(gcc --version | sed -n 1p)"
+		for f in "$kernel_patches/series" "${patches[@]}" \
+			 "$kernel_fragment" "$kernel_here/build.sh" \
+			 "$kernel_here/lib.sh"; do
+			echo "${f#"$kernel_here"/} $(sha256sum <"$f" | cut -d' ' -f1)"
+		done
+	} | sha256sum | cut -c1-16
+}
+
+make_kernel() {
+	make -C "$kernel_src" O="$kernel_obj" ARCH="$kernel_arch" \
+		KBUILD_BUILD_USER=ext4dev KBUILD_BUILD_HOST=ext4dev "$@"
+}
+
+# Reset the tree to the tarball and apply the first $1 patches (all when
+# $1 is empty) with git am.  A checkout rewrites only the files that differ,
+# so make rebuilds only what changed since the last build.
+apply_series() {
+	local count=${1:-${#patches[@]}} patch i=0 log=$kernel_cache/am.log
+
+	git -C "$kernel_src" checkout -q -f --detach pristine ||
+		die "cannot reset '$kernel_src' to the pristine tarball"
+	git -C "$kernel_src" clean -q -f -d -x
+	for patch in "${patches[@]}"; do
+		((i < count)) || break
+		if ! git -C "$kernel_src" am -q "$patch" >"$log" 2>&1; then
+			cat "$log" >&2
+			git -C "$kernel_src" am --abort >/dev/null 2>&1 || true
+			die "patch '${patch##*/}' does not apply to ${kernel_tarball##*/}"
+		fi
+		i=$((i + 1))
+	done
+}
+
+# Every option the fragment asks for must be in the final .config:
+# merge_config.sh only warns when a dependency is missing or a symbol has
+# been renamed, and a silently dropped option makes a guest that cannot
+# see its disks or print its results.
+check_config() {
+	local config=$kernel_obj/.config line sym bad=()
+
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$config" || bad+=("$line")
+			;;
+		"# CONFIG_"*" is not set")
+			sym=${line#"# "}
+			sym=${sym%% *}
+			! grep -q "^$sym=" "$config" || bad+=("$line")
+			;;
+		esac
+	done <"$kernel_fragment"
+	((${#bad[@]} == 0)) ||
+		die "config options did not stick (see '$config'): ${bad[*]}"
+}
+
+configure() {
+	local log=$kernel_obj/config.log
+
+	mkdir -p "$kernel_obj"
+	{
+		make_kernel tinyconfig &&
+		"$kernel_src/scripts/kconfig/merge_config.sh" -m -O "$kernel_obj" \
+			"$kernel_obj/.config" "$kernel_fragment" &&
+		make_kernel olddefconfig
+	} >"$log" 2>&1 || {
+		tail -n 20 "$log" >&2
+		die "kernel configuration failed, full log in '$log'"
+	}
+	check_config
+}
+
+build_bzimage() {
+	local log=$kernel_obj/build.log
+
+	make_kernel -j"$(nproc)" bzImage >"$log" 2>&1 || {
+		grep -E 'error|Error' "$log" | tail -n 20 >&2
+		die "bzImage build failed, full log in '$log'"
+	}
+}
+
+# Keep the newest few images: each is ~2 MB, but keys pile up while the
+# series is being edited.
+prune_images() {
+	local old
+
+	find "$kernel_cache/images" -mindepth 1 -maxdepth 1 -type d \
+		-printf '%T@ %p\n' | sort -rn | tail -n +6 | cut -d' ' -f2- |
+		while IFS= read -r old; do
+			rm -rf "$old"
+		done
+}
+
+build_into_cache() {
+	local image=$1 tmp=$1.tmp start=$SECONDS
+
+	unpack_source
+	apply_series ""
+	configure
+	note "building bzImage with make -j$(nproc) (log: $kernel_obj/build.log)"
+	build_bzimage
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	cp "$kernel_obj/arch/x86/boot/bzImage" "$kernel_obj/.config" "$tmp/"
+	git -C "$kernel_src" log --oneline pristine..HEAD >"$tmp/series.log"
+	rm -rf "$image"
+	mv "$tmp" "$image"
+	prune_images
+	note "built $image/bzImage in $((SECONDS - start)) s"
+}
+
+# Bisectability: the series must build after every single patch.
+build_each_patch() {
+	local i
+
+	lock_cache
+	unpack_source
+	for ((i = 1; i <= ${#patches[@]}; i++)); do
+		apply_series "$i"
+		configure
+		build_bzimage
+		note "builds after ${patches[i - 1]##*/}"
+	done
+}
+
+copy_output() {
+	local image=$1 dir=$2 f
+
+	mkdir -p "$dir"
+	for f in bzImage .config; do
+		cp "$image/$f" "$dir/$f.tmp"
+		mv "$dir/$f.tmp" "$dir/${f#.}"
+	done
+	echo "$key" >"$dir/kernel.key"
+}
+
+main() {
+	local output="" print_key=0 each=0 source_only=0 image
+
+	while (($#)); do
+		case $1 in
+		--output) output=${2:?--output needs a directory}; shift ;;
+		--print-key) print_key=1 ;;
+		--each-patch) each=1 ;;
+		--source-only) source_only=1 ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+		shift
+	done
+
+	require_tarball
+	check_cache_location
+	if ((source_only)); then
+		ensure_source
+		echo "$kernel_src"
+		exit 0
+	fi
+	series_patches >/dev/null
+	mapfile -t patches < <(series_patches)
+	key=$(cache_key)
+	if ((print_key)); then
+		echo "$key"
+		exit 0
+	fi
+	if ((each)); then
+		build_each_patch
+		exit 0
+	fi
+
+	image=$kernel_cache/images/$key
+	if [[ -f $image/bzImage ]]; then
+		note "cached: $image/bzImage"
+	else
+		lock_cache
+		[[ -f $image/bzImage ]] || build_into_cache "$image"
+		flock -u 9
+	fi
+	if [[ -n $output ]]; then
+		copy_output "$image" "$output"
+		echo "$output/bzImage"
+	else
+		echo "$image/bzImage"
+	fi
+}
+
+main "$@"

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Regenerate kernel/patches from the commits on top of "pristine" in a
+# kernel tree (by default the cached tree that build.sh leaves with the
+# series applied): git format-patch output, a cover letter and the series
+# file.  The subject and text of the existing cover letter are kept; its
+# shortlog and diffstat are regenerated.
+#
+# usage: kernel/export-series.sh [TREE]
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+tree=${1:-$kernel_src}
+cover=$kernel_patches/0000-cover-letter.patch
+
+# Subject (without the "[PATCH 0/N] " prefix) of the current cover letter.
+cover_subject() {
+	sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$cover" | head -n1
+}
+
+# The text between the mail header and the generated shortlog.
+cover_blurb() {
+	awk 'body && /^[^ ].* \([0-9]+\):$/ { exit }
+	     body { print }
+	     !body && /^$/ { body = 1 }' "$cover"
+}
+
+# Put subject and blurb into the freshly generated cover letter.
+fill_cover() {
+	local subject=$1 blurb=$2 new=$cover.new
+
+	awk -v subject="$subject" -v blurb="$blurb" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s\n", blurb; skip = 1; next }
+		skip && /^$/ { skip = 0 }
+		{ print }' "$cover" >"$new"
+	mv "$new" "$cover"
+}
+
+main() {
+	local subject blurb
+
+	git -C "$tree" merge-base --is-ancestor pristine HEAD ||
+		die "'$tree' has no commits on top of the pristine tag"
+	[[ -f $cover ]] || die "missing '$cover' to take subject and text from"
+	subject=$(cover_subject)
+	blurb=$(cover_blurb)
+	rm -f "$kernel_patches"/[0-9][0-9][0-9][0-9]-*.patch
+	git -C "$tree" format-patch -q --cover-letter -o "$kernel_patches" \
+		pristine..HEAD
+	fill_cover "$subject" "$blurb"
+	(cd "$kernel_patches" && ls [0-9][0-9][0-9][0-9]-*.patch |
+		grep -v '^0000-' >series)
+	echo "exported $(wc -l <"$kernel_patches/series") patches to $kernel_patches"
+}
+
+main "$@"
