@@ -100,12 +100,15 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 		goto out;
 	old_flags = dev.fs->super->s_flags;
 	new_flags = mark_new_flags(old_flags, ctl->set);
-	if (new_flags == old_flags)
+	if (new_flags == old_flags) {
 		say(ctl, spec, ctl->set ? "already set" : "already clear");
-	else if (ctl->dry_run)
+	} else if (ctl->dry_run) {
 		say(ctl, spec, ctl->set ? "would be set" : "would be cleared");
-	else if (!(err = fsio_commit_flags(&dev, new_flags, &opts)))
-		say(ctl, spec, ctl->set ? "set" : "cleared");
+	} else {
+		err = fsio_commit_flags(&dev, new_flags, &opts);
+		if (!err)
+			say(ctl, spec, ctl->set ? "set" : "cleared");
+	}
 out:
 	if (err)
 		rc = report_fs_error(&dev, err);

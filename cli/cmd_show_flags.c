@@ -89,13 +89,16 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 			ctl->table = true;
 			break;
 		case 'J':
-			ctl->json = ctl->table = true;
+			ctl->json = true;
+			ctl->table = true;
 			break;
 		case 'r':
-			ctl->raw = ctl->table = true;
+			ctl->raw = true;
+			ctl->table = true;
 			break;
 		case 'n':
-			ctl->noheadings = ctl->table = true;
+			ctl->noheadings = true;
+			ctl->table = true;
 			break;
 		case 'h':
 			return print_help();
@@ -145,8 +148,9 @@ static int add_row(struct show_table *t, struct fsio_dev *dev)
 	/* TYPE is libblkid's word, which is what mount(8) will act on. */
 	fsio_probe_type(dev, true);
 	row.type = dev->foreign_type;
-	return show_table_add(t, &row) ? report_failure(
-		"'%s': cannot add table row", dev->spec) : EXT4DEV_EXIT_OK;
+	if (show_table_add(t, &row))
+		return report_failure("'%s': cannot add table row", dev->spec);
+	return EXT4DEV_EXIT_OK;
 }
 
 /* Shown as dumpe2fs shows it, but scripts must hear about it. */
@@ -170,11 +174,11 @@ static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		rc = report_fs_error(&dev, err);
 		goto out;
 	}
-	if (ctl->check != EXT4DEV_CHECK_NONE)
+	if (ctl->check != EXT4DEV_CHECK_NONE) {
 		rc = check_one(ctl, &dev);
-	else if (t)
+	} else if (t) {
 		rc = add_row(t, &dev);
-	else {
+	} else {
 		print_flags_line(&dev);
 		rc = EXT4DEV_EXIT_OK;
 	}

@@ -83,7 +83,8 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 	blkid_probe pr;
 	int rc;
 
-	dev->foreign_type[0] = dev->foreign_usage[0] = '\0';
+	dev->foreign_type[0] = '\0';
+	dev->foreign_usage[0] = '\0';
 	pr = blkid_new_probe_from_filename(dev->path);
 	if (!pr)
 		return errno ? (errcode_t)errno : EXT2_ET_NO_MEMORY;
@@ -205,8 +206,10 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 		err = lock_path(dev, LOCK_EX);
 	if (err)
 		return err;
-	/* No FORCE and no IGNORE_CSUM: libext2fs refuses what it cannot
-	 * safely rewrite (unknown incompat features, bad checksum). */
+	/*
+	 * No FORCE and no IGNORE_CSUM: libext2fs refuses what it cannot
+	 * safely rewrite (unknown incompat features, bad checksum).
+	 */
 	err = ext2fs_open2(dev->path, NULL, FSIO_READ_FLAGS, 0, 0,
 			   unix_io_manager, &dev->fs);
 	if (err) {
@@ -263,8 +266,10 @@ errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 	err = open_rw(dev, opts, &fs);
 	if (err)
 		return err;
-	/* Someone other than an ext4dev (which waits on our lock) wrote
-	 * in between: do not overwrite what we have not validated. */
+	/*
+	 * Someone other than an ext4dev (which waits on our lock) wrote
+	 * in between: do not overwrite what we have not validated.
+	 */
 	if (memcmp(fs->super, dev->saved_super, SUPERBLOCK_SIZE)) {
 		ext2fs_close_free(&fs);
 		return EXT4DEV_ERR_CHANGED;
@@ -273,8 +278,10 @@ errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 	/* Every copy, like tune2fs; groups' descriptors are untouched. */
 	fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
 	fs->flags |= EXT2_FLAG_SUPER_ONLY;
-	/* Without orig_super libext2fs writes the primary in one piece
-	 * instead of field by field, so a crash cannot leave it torn. */
+	/*
+	 * Without orig_super libext2fs writes the primary in one piece
+	 * instead of field by field, so a crash cannot leave it torn.
+	 */
 	ext2fs_free_mem(&fs->orig_super);
 	ext2fs_mark_super_dirty(fs);
 	err = ext2fs_close2(fs, 0);
@@ -299,5 +306,6 @@ void fsio_release(struct fsio_dev *dev)
 	fsio_close(dev);
 	free(dev->spec);
 	free(dev->path);
-	dev->spec = dev->path = NULL;
+	dev->spec = NULL;
+	dev->path = NULL;
 }
