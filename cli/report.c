@@ -16,7 +16,8 @@ void report_init(void)
 	add_error_table(&et_e4dv_error_table);
 }
 
-static void vprint(const char *fmt, va_list ap)
+static __attribute__((format(printf, 1, 0)))
+void vprint(const char *fmt, va_list ap)
 {
 	fputs("ext4dev: ", stderr);
 	vfprintf(stderr, fmt, ap);
