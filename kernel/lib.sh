@@ -148,10 +148,3 @@ ensure_source() {
 	unpack_source
 	flock -u 9
 }
-
-# Print the lines of a console log that show the kernel in trouble: an
-# Oops, BUG, WARN or panic.  Plain messages that merely contain the word
-# "WARNING" (e.g. CPU mitigation notices) do not count.
-kernel_log_trouble() {
-	grep -E '^(\[ *[0-9.]+\] )?(BUG: |kernel BUG at |WARNING: CPU: |Oops: |general protection fault|Kernel panic - not syncing|Call Trace:)' "$1" || true
-}

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Build the test guest's initramfs (an uncompressed newc cpio): busybox-
+# static, our ext4dev binary (also as mkfs.ext4dev), util-linux's mount,
+# umount and blkid (for mounting without -t), the shared libraries they
+# need at their ldd paths, and the guest scripts from test/qemu/guest.
+#
+# The archive is rebuilt only when an input changed: a hash of every file
+# that goes in (and of this script) is kept next to it.
+#
+# usage: mkinitramfs.sh --ext4dev BIN --out FILE
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../kernel/lib.sh"
+
+busybox=${EXT4DEV_BUSYBOX:-/bin/busybox}
+
+usage() {
+	echo "usage: ${0##*/} --ext4dev BIN --out FILE" >&2
+	exit 2
+}
+
+# The shared libraries an ELF binary loads, interpreter included, as the
+# paths ldd resolves them to.
+libraries_of() {
+	ldd "$1" 2>/dev/null | awk '
+		$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }' || true
+}
+
+# Host path, then the path inside the guest, one pair per line.
+guest_files() {
+	local bin lib
+
+	echo "$busybox /bin/busybox"
+	echo "$ext4dev /usr/sbin/ext4dev"
+	echo "$(command -v mount) /usr/bin/mount"
+	echo "$(command -v umount) /usr/bin/umount"
+	echo "$(command -v blkid) /usr/sbin/blkid"
+	for bin in "$ext4dev" "$(command -v mount)" "$(command -v umount)" \
+		   "$(command -v blkid)"; do
+		for lib in $(libraries_of "$bin"); do
+			echo "$lib $lib"
+		done
+	done | sort -u
+	echo "$here/guest/init /init"
+	for f in lib.sh run suite-normal.sh suite-require.sh; do
+		echo "$here/guest/$f /ext4dev/$f"
+	done
+}
+
+check_inputs() {
+	[[ -x $ext4dev ]] || die "no ext4dev binary at '$ext4dev' (build it first)"
+	[[ -x $busybox ]] ||
+		skip "busybox not found at '$busybox' (apt-get install busybox-static)"
+	# A dynamic busybox would need its libraries too; ours must be static.
+	if ldd "$busybox" >/dev/null 2>&1; then
+		die "'$busybox' is not statically linked (install busybox-static)"
+	fi
+	command -v cpio >/dev/null || skip "cpio not found (apt-get install cpio)"
+}
+
+input_hash() {
+	{
+		sha256sum "$0"
+		while read -r src dst; do
+			echo "$dst $(sha256sum <"$src")"
+		done < <(guest_files)
+	} | sha256sum | cut -d' ' -f1
+}
+
+populate() {
+	local root=$1 src dst applet
+
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,mnt,ext4dev}
+	while read -r src dst; do
+		mkdir -p "$root/$(dirname "$dst")"
+		cp -L "$src" "$root/$dst"
+	done < <(guest_files)
+	chmod 0755 "$root/init" "$root/ext4dev/run"
+	ln -s ext4dev "$root/usr/sbin/mkfs.ext4dev"
+	# busybox applets for everything util-linux does not provide here
+	for applet in $("$busybox" --list); do
+		[[ -e $root/bin/$applet || -e $root/usr/bin/$applet ||
+		   -e $root/usr/sbin/$applet ]] && continue
+		ln -s busybox "$root/bin/$applet"
+	done
+}
+
+main() {
+	local out="" root hash
+
+	ext4dev=""
+	while (($#)); do
+		case $1 in
+		--ext4dev) ext4dev=${2:?}; shift ;;
+		--out) out=${2:?}; shift ;;
+		*) usage ;;
+		esac
+		shift
+	done
+	[[ -n $ext4dev && -n $out ]] || usage
+	check_inputs
+	hash=$(input_hash)
+	if [[ -f $out && -f $out.hash && $(<"$out.hash") == "$hash" ]]; then
+		echo "initramfs up to date: $out"
+		return
+	fi
+	root=$out.d
+	rm -rf "$root"
+	populate "$root"
+	# Fixed times and owners: the same inputs give the same archive.
+	find "$root" -exec touch -h -d @0 {} +
+	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc --reproducible -R 0:0 --quiet) >"$out.tmp" ||
+		die "cpio failed for '$root'"
+	mv "$out.tmp" "$out"
+	echo "$hash" >"$out.hash"
+	rm -rf "$root"
+	echo "built initramfs $out ($(du -k "$out" | cut -f1) KiB)"
+}
+
+main "$@"

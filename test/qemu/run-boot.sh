@@ -1,0 +1,300 @@
+#!/bin/bash
+# Boot the test kernel once with a suite of guest checks and image files as
+# virtio-blk disks, then judge the boot.  Run by the qemu.boot and
+# qemu.require.boot tests; see test/qemu/README.md for running it by hand.
+#
+# It writes into --out DIR:
+#   console.log   the kernel console (ttyS0)
+#   results.ktap  the guest's KTAP report (ttyS1), one line per check
+#   host.ktap     checks the host makes on the images after the boot
+#   boot.status   "ok", or "not ok: <why>" when the boot itself failed
+#   disks/        the images, for inspection
+# and exits 0 when the boot worked (QEMU ended by the guest's verdict, no
+# Oops/BUG/WARNING/panic, a complete KTAP report).  Whether each check
+# passed is for test/qemu/check.sh to say, one CTest result per check.
+#
+# It never touches this machine's kernel or disks: image files only.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../kernel/lib.sh"
+. "$here/../../kernel/console.sh"
+
+# The guest's verdict through isa-debug-exit: QEMU exits with
+# (value << 1) | 1.  Values that QEMU itself never exits with.
+readonly EXIT_PASS=33 EXIT_FAIL=35
+readonly IMAGE_MB=16
+# The single place to switch scenario 1 to "ext4dev mkfs" in the guest:
+# "host" gives the guest an image made by mke2fs -t ext4 -E test_fs,
+# "guest" gives it a blank disk to run ext4dev mkfs on.
+readonly MAIN_MKFS=host
+# Fixed identity of the LABEL=/UUID= disk; the guest suite knows it too.
+readonly LABEL=ext4dev-label
+readonly LABEL_UUID=6f2b1c3e-5a4d-4e8f-9b7a-0c1d2e3f4a5b
+
+usage() {
+	cat <<EOF
+usage: ${0##*/} --kernel BZIMAGE --initramfs CPIO --suite normal|require
+                --out DIR [--expect "NAME..."] [--only TEST] [--shell]
+                [--timeout SECONDS]
+
+  --expect   the names the KTAP report must contain, exactly
+  --only     run one guest check (and whatever it needs on its disk)
+  --shell    interactive: console on this terminal, a shell in the guest
+  EXT4DEV_QEMU_ACCEL=auto|tcg|kvm  (auto: KVM only if a probe boot works)
+  EXT4DEV_QEMU_APPEND="..."        more kernel arguments (e.g. printk.time=1)
+  EXT4DEV_QEMU_TIMEOUT=SECONDS     hard limit per boot (default 180)
+EOF
+}
+
+mkimg() {
+	local img=$1
+
+	shift
+	rm -f "$img"
+	truncate -s "${IMAGE_MB}M" "$img"
+	mke2fs -q -F "$@" "$img" >/dev/null || die "mke2fs $* '$img' failed"
+}
+
+# role:image lines in disk order; vda, vdb, ... in the guest.
+make_disks_normal() {
+	local d=$1
+
+	mkimg "$d/tune2fs.img" -t ext4
+	tune2fs -E test_fs "$d/tune2fs.img" >/dev/null ||
+		die "tune2fs -E test_fs '$d/tune2fs.img' failed"
+	if [[ $MAIN_MKFS == guest ]]; then
+		rm -f "$d/main.img"
+		truncate -s "${IMAGE_MB}M" "$d/main.img"
+	else
+		mkimg "$d/main.img" -t ext4 -E test_fs
+	fi
+	mkimg "$d/m1k_csum.img" -t ext4 -b 1024 -O metadata_csum -E test_fs
+	mkimg "$d/m1k_nocsum.img" -t ext4 -b 1024 -O ^metadata_csum -E test_fs
+	mkimg "$d/m4k_csum.img" -t ext4 -b 4096 -O metadata_csum -E test_fs
+	mkimg "$d/m4k_nocsum.img" -t ext4 -b 4096 -O ^metadata_csum -E test_fs
+	mkimg "$d/nojournal.img" -t ext4 -b 4096 -O ^has_journal -E test_fs
+	mkimg "$d/label.img" -t ext4 -L "$LABEL" -U "$LABEL_UUID"
+	mkimg "$d/untouched.img" -t ext4
+	echo "tune2fs main m1k_csum m1k_nocsum m4k_csum m4k_nocsum nojournal label untouched"
+}
+
+make_disks_require() {
+	local d=$1
+
+	mkimg "$d/unflagged.img" -t ext4
+	mkimg "$d/flagged.img" -t ext4 -E test_fs
+	mkimg "$d/untouched.img" -t ext4
+	echo "unflagged flagged untouched"
+}
+
+# KVM only where a probe boot of this kernel works: on some hosts /dev/kvm
+# exists but aborts or hangs ordinary guests.  The answer is cached per
+# host kernel and QEMU version.
+probe_kvm() {
+	local memo log ok=no
+
+	[[ -w /dev/kvm ]] || { echo tcg; return; }
+	memo=$kernel_cache/kvm-probe.$( (uname -r; qemu-system-x86_64 --version) |
+		sha256sum | cut -c1-12)
+	if [[ ! -f $memo ]]; then
+		log=$(mktemp)
+		if timeout -k 2 10 qemu-system-x86_64 -accel kvm -m 128M \
+			-nodefaults -no-reboot -display none -monitor none \
+			-serial "file:$log" -kernel "$kernel" \
+			-append "console=ttyS0 panic=-1" >/dev/null 2>&1 &&
+			grep -q 'Kernel panic' "$log"; then
+			ok=yes
+		fi
+		rm -f "$log"
+		mkdir -p "$kernel_cache"
+		echo "$ok" >"$memo"
+	fi
+	[[ $(<"$memo") == yes ]] && echo kvm || echo tcg
+}
+
+choose_accel() {
+	case ${EXT4DEV_QEMU_ACCEL:-auto} in
+	auto) probe_kvm ;;
+	tcg | kvm) echo "$EXT4DEV_QEMU_ACCEL" ;;
+	*) die "EXT4DEV_QEMU_ACCEL must be auto, tcg or kvm" ;;
+	esac
+}
+
+# The QEMU command line, one word per line (read with mapfile).
+qemu_args() {
+	local role n=0 append
+
+	append="console=ttyS0 panic=-1 ext4dev.suite=$suite ext4dev.mkfs=$MAIN_MKFS"
+	[[ $suite == require ]] && append+=" ext4.require_test_fs=1"
+	# The ext4 KUnit suites run at boot of the normal suite (minus cases
+	# marked slow); the host checks their results in console.log
+	# (qemu.kunit).  Once is enough: the other boot skips them.
+	if [[ $suite == normal ]]; then
+		append+=" kunit.filter_glob=ext4* kunit.filter=speed>slow"
+	else
+		append+=" kunit.enable=0"
+	fi
+	[[ -n $only ]] && append+=" ext4dev.only=$only"
+	((shell)) && append+=" ext4dev.shell=1"
+	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
+	printf '%s\n' -accel "$accel" -cpu max -m 256M -smp 1 -nodefaults -no-reboot \
+		-display none -monitor none \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-kernel "$kernel" -initrd "$initramfs" -append "$append"
+	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	if ((shell)); then
+		printf '%s\n' -serial mon:stdio
+	else
+		printf '%s\n' -serial "file:$out/console.log"
+	fi
+	printf '%s\n' -serial "file:$out/results.ktap"
+	for role in $roles; do
+		n=$((n + 1))
+		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw" \
+			-device "virtio-blk-pci,drive=d$n,serial=$role"
+	done
+}
+
+# Results without the CRs the guest's tty adds.
+ktap() {
+	tr -d '\r' <"$out/results.ktap"
+}
+
+# Check the guest's report: a plan, as many results as it announces, and
+# (with --expect) exactly the expected names.
+check_report() {
+	local plan results names
+
+	[[ -s $out/results.ktap ]] || { echo "no KTAP report from the guest"; return 1; }
+	plan=$(ktap | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -n1)
+	[[ -n $plan ]] || { echo "the KTAP report has no plan"; return 1; }
+	results=$(ktap | grep -cE '^(not )?ok [0-9]+ ' || true)
+	((results == plan)) ||
+		{ echo "the plan announces $plan checks, the report has $results"; return 1; }
+	if [[ -n $expect ]]; then
+		names=$(ktap | sed -nE 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/p' | sort | tr '\n' ' ')
+		[[ $names == "$(tr ' ' '\n' <<<"$expect" | grep -v '^$' | sort | tr '\n' ' ')" ]] ||
+			{ echo "the report's checks ($names) are not the expected ones ($expect)"; return 1; }
+	fi
+}
+
+# Checks on the images after the guest is gone, as KTAP in host.ktap.
+host_checks() {
+	local n=0 role bad="" img
+
+	echo "KTAP version 1"
+	echo "1..2"
+	for role in $roles; do
+		img=$out/disks/$role.img
+		[[ $role == main && $MAIN_MKFS == guest && ! -s $img ]] && continue
+		e2fsck -fn "$img" >"$out/disks/$role.e2fsck" 2>&1 || bad+=" $role"
+	done
+	n=$((n + 1))
+	if [[ -z $bad ]]; then
+		echo "ok $n e2fsck_clean"
+	else
+		echo "not ok $n e2fsck_clean # e2fsck -fn reports problems on:$bad (see $out/disks/*.e2fsck)"
+	fi
+	n=$((n + 1))
+	if [[ $(sha256sum <"$out/disks/untouched.img") == "$untouched_sum" ]]; then
+		echo "ok $n untouched_unchanged"
+	else
+		echo "not ok $n untouched_unchanged # refused mounts changed the image's bytes"
+	fi
+}
+
+# The checks of a boot that cannot run here are skipped, not failed.
+skip_boot() {
+	echo "skip: $*" >"$out/boot.status"
+	skip "$*"
+}
+
+# Decide whether the boot itself worked; prints the reason if not.
+judge_boot() {
+	local status=$1 limit=$2 trouble why
+
+	case $status in
+	"$EXIT_PASS" | "$EXIT_FAIL") ;;
+	124 | 137) echo "timeout: QEMU still running after $limit s"; return 1 ;;
+	0) echo "no verdict from the guest: the kernel rebooted (panic, or init died)"; return 1 ;;
+	*) echo "QEMU failed with exit status $status"; return 1 ;;
+	esac
+	trouble=$(kernel_log_trouble "$out/console.log")
+	[[ -z $trouble ]] || { printf 'the kernel is in trouble:\n%s\n' "$trouble"; return 1; }
+	why=$(check_report) || { echo "$why"; return 1; }
+	# The verdict must agree with the report.
+	if ktap | grep -qE '^not ok [0-9]'; then
+		[[ $status == "$EXIT_FAIL" ]] || { echo "a check failed but the guest reported success"; return 1; }
+	else
+		[[ $status == "$EXIT_PASS" ]] || { echo "the guest reported failure but every check is ok"; return 1; }
+	fi
+}
+
+main() {
+	local limit=${EXT4DEV_QEMU_TIMEOUT:-180} status=0 start why qemu
+
+	kernel="" initramfs="" suite="" out="" expect="" only="" shell=0
+	while (($#)); do
+		case $1 in
+		--kernel) kernel=${2:?}; shift ;;
+		--initramfs) initramfs=${2:?}; shift ;;
+		--suite) suite=${2:?}; shift ;;
+		--out) out=${2:?}; shift ;;
+		--expect) expect=${2?}; shift ;;
+		--only) only=${2:?}; shift ;;
+		--shell) shell=1 ;;
+		--timeout) limit=${2:?}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+		shift
+	done
+	[[ -n $kernel && -n $initramfs && -n $out && $suite =~ ^(normal|require)$ ]] ||
+		{ usage >&2; exit 2; }
+	# Nothing from an earlier boot may survive into this one's verdicts.
+	rm -rf "$out"
+	mkdir -p "$out/disks"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+	if [[ ! -f $kernel ]]; then
+		[[ -r $kernel_tarball ]] ||
+			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
+		die "no kernel '$kernel' (kernel/build.sh makes it)"
+	fi
+	[[ -f $initramfs ]] || die "no initramfs '$initramfs' (mkinitramfs.sh makes it)"
+	[[ -n $only ]] && expect=$only
+	roles=$("make_disks_$suite" "$out/disks")
+	untouched_sum=$(sha256sum <"$out/disks/untouched.img")
+	accel=$(choose_accel)
+	mapfile -t qemu < <(qemu_args)
+	printf '%q ' qemu-system-x86_64 "${qemu[@]}" >"$out/qemu.cmd"
+	echo >>"$out/qemu.cmd"
+
+	start=$EPOCHREALTIME
+	if ((shell)); then
+		qemu-system-x86_64 "${qemu[@]}" || true
+		return 0
+	fi
+	timeout -k 5 "$limit" qemu-system-x86_64 "${qemu[@]}" </dev/null || status=$?
+	echo "boot ($suite, $accel): QEMU exit status $status after" \
+		"$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s wall"
+
+	host_checks >"$out/host.ktap"
+	ktap | grep -E '^(not )?ok [0-9]' || true
+	grep -E '^(not )?ok [0-9]' "$out/host.ktap" | sed 's/^/host: /'
+	if why=$(judge_boot "$status" "$limit"); then
+		echo ok >"$out/boot.status"
+		echo "boot ok; logs in $out"
+	else
+		echo "not ok: $why" >"$out/boot.status"
+		echo "FAIL: $why" >&2
+		echo "--- last lines of the console ($out/console.log):" >&2
+		tr -d '\r' <"$out/console.log" | tail -n 25 >&2
+		echo "console log: $out/console.log" >&2
+		echo "KTAP report: $out/results.ktap" >&2
+		return 1
+	fi
+}
+
+main "$@"
