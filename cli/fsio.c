@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <blkid/blkid.h>
+#include <linux/fs.h>
 
 #include "fsio.h"
 
@@ -229,6 +231,14 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 	return 0;
 }
 
+/* A block device the kernel marks read-only (losetup -r, BLKROSET). */
+static bool read_only_blockdev(const struct fsio_dev *dev)
+{
+	int ro = 0;
+
+	return dev->lock_fd >= 0 && !ioctl(dev->lock_fd, BLKROGET, &ro) && ro;
+}
+
 static errcode_t open_rw(struct fsio_dev *dev,
 			 const struct fsio_write_opts *opts, ext2_filsys *fs)
 {
@@ -251,6 +261,9 @@ static errcode_t open_rw(struct fsio_dev *dev,
 			   EXT2_FLAG_64BITS, 0, 0, io, fs);
 	if (err == EBUSY)
 		err = EXT4DEV_ERR_BUSY;
+	/* libext2fs refuses those with a bare EPERM: say what it is. */
+	if (err == EPERM && read_only_blockdev(dev))
+		err = EROFS;
 	return err;
 }
 
