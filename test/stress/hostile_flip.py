@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Hostile images: random bytes changed in the first 64 KiB of real ones.
+
+A seeded generator takes a mke2fs image (every block size, ext2/3/4 and
+the odd layouts), changes 1 to 64 bytes of its first 64 KiB (mostly in
+the superblock; for half the cases the superblock checksum is then fixed
+up so the damage gets past it), and runs every subcommand on the result:
+
+  show-flags, show-flags -J -o <all columns> (two devices),
+  show-flags --check test -v, mark-test -n, mark-test, mark-production
+
+Each must: end in an exit code from {0, 1, 8, 16} (1 only for --check),
+never by a signal, within the timeout; print no sanitizer report (run it
+on the ASan build; reports exit 99 and are searched for); and, for the
+read-only ones and for any refused mark, leave every byte as it was.
+
+Usage: hostile_flip.py [CASES] [SEED]  (env: EXT4DEV; default 1000 cases,
+seed 1; EXT4DEV_HOSTILE_SEED overrides the seed, EXT4DEV_HOSTILE_KEEP=DIR
+keeps every failing image there)
+"""
+import hashlib
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'fault'))
+import sbtool  # noqa: E402
+
+EXT4DEV = os.environ['EXT4DEV']
+NAME = 'hostile_flip'
+TIMEOUT = 20
+HEAD = 64 * 1024
+BASES = [
+    ('ext2-1k', '8M', ['-t', 'ext2', '-b', '1024']),
+    ('ext3-2k', '16M', ['-t', 'ext3', '-b', '2048']),
+    ('ext4-4k', '32M', ['-t', 'ext4']),
+    ('ext4-1k-meta_bg', '16M',
+     ['-t', 'ext4', '-b', '1024', '-O', 'meta_bg,^resize_inode']),
+    ('ext4-1k-nocsum-64bit', '16M',
+     ['-t', 'ext4', '-b', '1024', '-O', '^metadata_csum,64bit']),
+    ('ext4-bigalloc', '32M', ['-t', 'ext4', '-O', 'bigalloc', '-C', '16384']),
+    ('ext4-sparse_super2', '16M', ['-t', 'ext4', '-b', '1024',
+                                   '-O', 'sparse_super2']),
+    ('ext4-1k-test_fs', '8M', ['-t', 'ext4', '-b', '1024', '-E', 'test_fs']),
+]
+COLUMNS = 'DEVICE,TYPE,FLAGS,TEST,UUID,LABEL'
+SANITIZER_ENV = {
+    'ASAN_OPTIONS': 'exitcode=99:detect_leaks=1',
+    'UBSAN_OPTIONS': 'exitcode=99:print_stacktrace=1',
+}
+
+
+class Base:
+    """A pristine image, kept as its data extents, and restorable."""
+
+    def __init__(self, work, name, size, opts):
+        self.name = name
+        path = os.path.join(work, name + '.base')
+        subprocess.run(['mke2fs', '-q', '-F', *opts, path, size],
+                       check=True, capture_output=True)
+        self.size = os.path.getsize(path)
+        self.extents = []
+        with open(path, 'rb') as f:
+            fd, off = f.fileno(), 0
+            while off < self.size:
+                try:
+                    off = os.lseek(fd, off, os.SEEK_DATA)
+                except OSError:
+                    break
+                end = os.lseek(fd, off, os.SEEK_HOLE)
+                f.seek(off)
+                self.extents.append((off, f.read(end - off)))
+                off = end
+        os.unlink(path)
+
+    def write(self, path, head):
+        with open(path, 'wb') as f:
+            f.truncate(self.size)
+            for off, data in self.extents:
+                f.seek(off)
+                f.write(data)
+            f.seek(0)
+            f.write(head)
+
+    def head(self):
+        buf = bytearray(HEAD)
+        for off, data in self.extents:
+            if off < HEAD:
+                chunk = data[:HEAD - off]
+                buf[off:off + len(chunk)] = chunk
+        return buf
+
+
+def mutate(rng, head):
+    """Change 1-64 bytes, mostly in the superblock; maybe fix its csum."""
+    for _ in range(rng.choice([1, 1, 2, 3, 4, 8, 16, 64])):
+        where = rng.random()
+        if where < 0.6:
+            pos = rng.randrange(1024, 2048)
+        elif where < 0.8:
+            pos = rng.randrange(2048, 8192)
+        else:
+            pos = rng.randrange(HEAD)
+        how = rng.random()
+        if how < 0.4:
+            head[pos] ^= 1 << rng.randrange(8)
+        elif how < 0.7:
+            head[pos] = rng.randrange(256)
+        else:
+            head[pos] = rng.choice([0x00, 0xFF, 0x7F, 0x80, 0x01])
+    fixed = False
+    if rng.random() < 0.5:
+        sb = bytes(head[1024:2048])
+        ro_compat = struct.unpack_from('<I', sb, 0x64)[0]
+        if ro_compat & sbtool.RO_COMPAT_METADATA_CSUM:
+            struct.pack_into('<I', head, 1024 + 0x3FC,
+                             sbtool.crc32c(sb[:0x3FC]))
+            fixed = True
+    return fixed
+
+
+def sha(path):
+    """sha256 of the non-zero 4 KiB blocks and where they are: the bytes,
+    without reading the holes of a sparse image."""
+    h, zero = hashlib.sha256(), bytes(4096)
+    with open(path, 'rb') as f:
+        fd, end, off = f.fileno(), os.fstat(f.fileno()).st_size, 0
+        h.update(end.to_bytes(8, 'little'))
+        while off < end:
+            try:
+                off = os.lseek(fd, off, os.SEEK_DATA)
+            except OSError:
+                break
+            hole = os.lseek(fd, off, os.SEEK_HOLE)
+            f.seek(off)
+            while off < hole:
+                block = f.read(min(4096, hole - off))
+                if block != zero[:len(block)]:
+                    h.update(off.to_bytes(8, 'little') + block)
+                off += len(block)
+    return h.hexdigest()
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.passed = self.failed = self.cases = self.runs = 0
+        self.rcs = {}
+        self.csum_fixed = 0
+
+    def result(self, ok, what):
+        with self.lock:
+            if ok:
+                self.passed += 1
+            else:
+                self.failed += 1
+                print(f'FAIL: {what}', flush=True)
+        return ok
+
+
+S = Stats()
+
+
+def ext4dev(args):
+    env = dict(os.environ, **SANITIZER_ENV)
+    try:
+        p = subprocess.run([EXT4DEV, *args], capture_output=True, text=True,
+                           errors='replace', env=env, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, '', f'hung for {TIMEOUT}s'
+    return p.returncode, p.stdout, p.stderr
+
+
+def one_case(case, seed, bases, path, keep):
+    rng = random.Random(f'{seed}:{case}')
+    base = rng.choice(bases)
+    head = base.head()
+    fixed = mutate(rng, head)
+    base.write(path, head)
+    what = f'case {case} (seed {seed}, {base.name})'
+    runs = [
+        (['show-flags', path], {0, 8}, True),
+        (['show-flags', '-J', '-o', COLUMNS, path, path], {0, 8}, True),
+        (['show-flags', '--check', 'test', '-v', path], {0, 1, 8}, True),
+        (['mark-test', '-n', path], {0, 8}, True),
+        (['mark-test', path], {0, 8}, False),
+        (['mark-production', path], {0, 8}, False),
+    ]
+    ok = True
+    for args, codes, read_only in runs:
+        before = sha(path)
+        rc, out, err = ext4dev(args)
+        after = sha(path)
+        with S.lock:
+            S.runs += 1
+            S.rcs[rc] = S.rcs.get(rc, 0) + 1
+        cmd = ' '.join(args[:-1] if args[-1] == path else args)
+        if rc is None or rc < 0 or rc not in codes:
+            ok &= S.result(False, f'{what}: {cmd}: exit {rc}: '
+                           f'{err.strip()[-2000:]}')
+        elif 'Sanitizer' in err or 'runtime error:' in err:
+            ok &= S.result(False, f'{what}: {cmd}: {err.strip()[-2000:]}')
+        elif (read_only or rc == 8) and before != after:
+            ok &= S.result(False, f'{what}: {cmd}: exit {rc} but the '
+                           'image changed')
+        else:
+            S.result(True, '')
+    with S.lock:
+        S.cases += 1
+        S.csum_fixed += fixed
+    if not ok and keep:
+        base.write(os.path.join(keep, f'hostile-{seed}-{case}.img'), head)
+
+
+def main():
+    cases = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    seed = int(os.environ.get('EXT4DEV_HOSTILE_SEED') or
+               (sys.argv[2] if len(sys.argv) > 2 else 1))
+    keep = os.environ.get('EXT4DEV_HOSTILE_KEEP')
+    os.environ.update(LC_ALL='C', E2FSPROGS_FAKE_TIME='1700000000')
+    print(f'{NAME}: {cases} cases, seed {seed}', flush=True)
+    with tempfile.TemporaryDirectory(prefix=f'ext4dev-{NAME}.') as work:
+        bases = [Base(work, *b) for b in BASES]
+        workers = []
+        for w in range(2):
+            path = os.path.join(work, f'case{w}.img')
+            todo = range(w, cases, 2)
+            t = threading.Thread(target=lambda p=path, c=todo: [
+                one_case(i, seed, bases, p, keep) for i in c])
+            t.start()
+            workers.append(t)
+        for t in workers:
+            t.join()
+    print(f'{NAME}: {S.cases} images, {S.runs} runs, '
+          f'{S.csum_fixed} with the superblock checksum fixed up; '
+          'exit codes: ' +
+          ', '.join(f'{k}: {v}' for k, v in sorted(S.rcs.items(),
+                                                   key=lambda kv: str(kv[0]))))
+    print(f'{NAME}: {S.passed} passed, {S.failed} failed')
+    return 1 if S.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
