@@ -129,13 +129,17 @@ prune_images() {
 }
 
 build_into_cache() {
-	local image=$1 tmp=$1.tmp start=$SECONDS
+	local image=$1 tmp=$1.tmp start=$SECONDS step=$SECONDS
 
 	unpack_source
 	apply_series ""
+	note "source ready and series applied in $((SECONDS - step)) s"
+	step=$SECONDS
 	configure
-	note "building bzImage with make -j$(nproc) (log: $kernel_obj/build.log)"
+	note "configured in $((SECONDS - step)) s; building bzImage with make -j$(nproc) (log: $kernel_obj/build.log)"
+	step=$SECONDS
 	build_bzimage
+	note "bzImage built in $((SECONDS - step)) s"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	cp "$kernel_obj/arch/x86/boot/bzImage" "$kernel_obj/.config" "$tmp/"

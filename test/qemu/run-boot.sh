@@ -28,7 +28,7 @@ readonly IMAGE_MB=16
 # "host" gives the guest an image made by mke2fs -t ext4 -E test_fs,
 # "guest" gives it a blank disk to run ext4dev mkfs on.
 readonly MAIN_MKFS=host
-# Fixed identity of the LABEL=/UUID= disk; the guest suite knows it too.
+# Fixed identity of the LABEL=/UUID= disk, passed on to the guest.
 readonly LABEL=ext4dev-label
 readonly LABEL_UUID=6f2b1c3e-5a4d-4e8f-9b7a-0c1d2e3f4a5b
 
@@ -39,7 +39,8 @@ usage: ${0##*/} --kernel BZIMAGE --initramfs CPIO --suite normal|require
                 [--timeout SECONDS]
 
   --expect   the names the KTAP report must contain, exactly
-  --only     run one guest check (and whatever it needs on its disk)
+  --only     run only these guest checks (comma-separated, in order;
+             checks on the "main" disk build on the ones before them)
   --shell    interactive: console on this terminal, a shell in the guest
   EXT4DEV_QEMU_ACCEL=auto|tcg|kvm  (auto: KVM only if a probe boot works)
   EXT4DEV_QEMU_APPEND="..."        more kernel arguments (e.g. printk.time=1)
@@ -132,6 +133,7 @@ qemu_args() {
 	# (qemu.kunit).  Once is enough: the other boot skips them.
 	if [[ $suite == normal ]]; then
 		append+=" kunit.filter_glob=ext4* kunit.filter=speed>slow"
+		append+=" ext4dev.label=$LABEL ext4dev.uuid=$LABEL_UUID"
 	else
 		append+=" kunit.enable=0"
 	fi
@@ -263,7 +265,7 @@ main() {
 		die "no kernel '$kernel' (kernel/build.sh makes it)"
 	fi
 	[[ -f $initramfs ]] || die "no initramfs '$initramfs' (mkinitramfs.sh makes it)"
-	[[ -n $only ]] && expect=$only
+	[[ -n $only ]] && expect=${only//,/ }
 	roles=$("make_disks_$suite" "$out/disks")
 	untouched_sum=$(sha256sum <"$out/disks/untouched.img")
 	accel=$(choose_accel)

@@ -8,6 +8,10 @@
 
 MNT=/mnt
 STATE=/tmp/state
+# busybox sh runs its own applets before searching PATH, so "mount" is
+# busybox's, which ignores blkid and tries /proc/filesystems in order.
+# util-linux's mount must be called by its path.
+UL_MOUNT=/usr/bin/mount
 
 fail() {
 	echo "FAIL: $*"

@@ -5,7 +5,8 @@
 #                blank, for "ext4dev mkfs" in the guest: ext4dev.mkfs=guest)
 #   m1k_csum, m1k_nocsum, m4k_csum, m4k_nocsum, nojournal
 #                the format matrix, all flagged
-#   label        unflagged, LABEL=ext4dev-label, UUID=$LABEL_UUID
+#   label        unflagged, with the LABEL and UUID the host passes as
+#                ext4dev.label= and ext4dev.uuid= on the kernel command line
 #   untouched    unflagged; every mount must be refused, and the host checks
 #                afterwards that not a byte of it changed
 # The tests on "main" build on each other and run in this order.
@@ -15,8 +16,8 @@ mark_refused_while_mounted show_flags_matches_sysfs automount_by_blkid
 host_tune2fs_flagged matrix_1k_csum matrix_1k_nocsum matrix_4k_csum
 matrix_4k_nocsum matrix_nojournal label_uuid refused_mount_untouched"
 
-LABEL=ext4dev-label
-LABEL_UUID=6f2b1c3e-5a4d-4e8f-9b7a-0c1d2e3f4a5b
+LABEL=$(cmdline_value ext4dev.label)
+LABEL_UUID=$(cmdline_value ext4dev.uuid)
 
 expect_rc() {
 	local want=$1
@@ -136,13 +137,14 @@ t_show_flags_matches_sysfs() {
 	expect_umount
 }
 
-# util-linux mount without -t: libblkid decides the type.
+# util-linux mount without -t: libblkid decides the type.  (busybox mount
+# would try every type in /proc/filesystems and let the gate decide.)
 auto_mount_as() {
 	local dev=$1 want=$2 type
 
 	type=$(blkid -p -o value -s TYPE "$dev")
 	[ "$type" = "$want" ] || fail "blkid calls $dev '$type', expected $want"
-	run mount "$dev" "$MNT"
+	run "$UL_MOUNT" "$dev" "$MNT"
 	[ "$rc" = 0 ] || fail "mount $dev (no -t) failed: $out"
 	[ "$(fstype_of "$MNT")" = "$want" ] ||
 		fail "mount $dev (no -t) mounted it as '$(fstype_of "$MNT")', expected $want"
@@ -210,6 +212,8 @@ t_label_uuid() {
 	local dev
 
 	dev=$(disk label)
+	[ -n "$LABEL" ] && [ -n "$LABEL_UUID" ] ||
+		fail "no ext4dev.label= and ext4dev.uuid= on the kernel command line"
 	expect_flag production "LABEL=$LABEL"
 	expect_rc 0 ext4dev mark-test "LABEL=$LABEL"
 	expect_flag test "UUID=$LABEL_UUID"
