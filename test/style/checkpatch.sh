@@ -22,9 +22,12 @@ KERNEL_ONLY+=,USE_NEGATIVE_ERRNO,STRNCPY,STRCPY,ARRAY_SIZE,UNSPECIFIED_INT
 KERNEL_ONLY+=,STATIC_CONST_CHAR_ARRAY,PREFER_FALLTHROUGH,SSCANF_TO_KSTRTO
 KERNEL_ONLY+=,NEW_TYPEDEFS,FILE_PATH_CHANGES,SPDX_LICENSE_TAG
 
-cd "$root"
-mapfile -t files < <(git ls-files 'cli/*.c' 'cli/*.h' 2>/dev/null ||
-	ls cli/*.c cli/*.h)
+mapfile -t files < <(cd "$root" && { git ls-files 'cli/*.c' 'cli/*.h' \
+	2>/dev/null || ls cli/*.c cli/*.h; } | sed "s|^|$root/|")
+# checkpatch drops a camelcase cache in the git tree it runs in: not ours.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch"
 out=$(perl "$checkpatch" --no-tree --strict --terse --show-types \
 	--ignore "$KERNEL_ONLY" -f "${files[@]}" 2>&1 | grep -v '^total:' || true)
 if [ -n "$out" ]; then
