@@ -8,6 +8,7 @@
 # into the running kernel.
 set -euo pipefail
 
+# shellcheck source=kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {

@@ -9,6 +9,7 @@
 # Neither changes the cached tree: "apply" works on a private git index.
 set -euo pipefail
 
+# shellcheck source=kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 signoff="Signed-off-by: $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
@@ -19,7 +20,7 @@ check_series_file() {
 	local listed on_disk
 
 	listed=$(series_patches | xargs -n1 basename)
-	on_disk=$(cd "$kernel_patches" && ls [0-9][0-9][0-9][0-9]-*.patch |
+	on_disk=$(cd "$kernel_patches" && printf '%s\n' [0-9][0-9][0-9][0-9]-*.patch |
 		grep -v '^0000-cover-letter\.patch$' | sort)
 	[[ $listed == "$on_disk" ]] ||
 		die "patches/series does not list exactly the patch files, in order:
@@ -58,12 +59,12 @@ check_apply() {
 check_new_files() {
 	local patch=$1 file sections
 
-	for file in $(awk '/^diff --git /{f = substr($4, 3)}
-			   /^new file mode/{print f}' "$patch"); do
+	while IFS= read -r file; do
 		sections=$(cd "$kernel_src" &&
 			scripts/get_maintainer.pl --no-git --sections -f "$file" 2>/dev/null)
 		grep -qx 'EXT4 FILE SYSTEM' <<<"$sections" || return 1
-	done
+	done < <(awk '/^diff --git /{f = substr($4, 3)}
+		      /^new file mode/{print f}' "$patch")
 }
 
 # The header of a patch mail: subject prefix, author and sign-off.
@@ -107,7 +108,7 @@ check_checkpatch() {
 		fi
 		if [[ -n $why ]]; then
 			echo "not ok $n ${patch##*/} # $why"
-			sed 's/^/    /' <<<"$out"
+			printf '%s\n' "$out" | sed 's/^/    /'
 			failed=1
 		else
 			echo "ok $n ${patch##*/}"

@@ -8,6 +8,7 @@
 # usage: kernel/export-series.sh [TREE]
 set -euo pipefail
 
+# shellcheck source=kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-$kernel_src}
@@ -49,7 +50,7 @@ main() {
 	git -C "$tree" format-patch -q --cover-letter -o "$kernel_patches" \
 		pristine..HEAD
 	fill_cover "$subject" "$blurb"
-	(cd "$kernel_patches" && ls [0-9][0-9][0-9][0-9]-*.patch |
+	(cd "$kernel_patches" && printf '%s\n' [0-9][0-9][0-9][0-9]-*.patch |
 		grep -v '^0000-' >series)
 	echo "exported $(wc -l <"$kernel_patches/series") patches to $kernel_patches"
 }

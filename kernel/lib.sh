@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by kernel/build.sh, kernel/check-series.sh and kernel/run-kunit.sh.
 # Sourced, not run: it only defines variables and functions.
 #
@@ -17,7 +18,9 @@ kernel_src=$kernel_cache/linux
 kernel_src_id=$kernel_cache/linux.id
 kernel_obj=$kernel_cache/obj
 kernel_patches=$(realpath -m "${EXT4DEV_KERNEL_PATCHES:-$kernel_here/patches}")
+# shellcheck disable=SC2034 # used by the scripts that source this file
 kernel_fragment=$kernel_here/config/qemu.config
+# shellcheck disable=SC2034
 kernel_arch=x86_64
 
 # One identity for every commit we make in the scratch tree, the same one

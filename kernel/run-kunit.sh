@@ -9,7 +9,9 @@
 # shows up as missing results, a hang as the timeout.
 set -euo pipefail
 
+# shellcheck source=kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=kernel/console.sh
 . "$(dirname "$0")/console.sh"
 
 # The suite this series adds; it must be present and ok.

@@ -11,6 +11,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=kernel/lib.sh
 . "$here/../../kernel/lib.sh"
 
 busybox=${EXT4DEV_BUSYBOX:-/bin/busybox}

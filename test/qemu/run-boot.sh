@@ -17,7 +17,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=kernel/lib.sh
 . "$here/../../kernel/lib.sh"
+# shellcheck source=kernel/console.sh
 . "$here/../../kernel/console.sh"
 
 # The guest's verdict through isa-debug-exit: QEMU exits with

@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Helpers for the guest's test suites; sourced by /init and the suites.
 # busybox sh, so POSIX sh plus what busybox ash offers.
 #
@@ -11,6 +12,7 @@ STATE=/tmp/state
 # busybox sh runs its own applets before searching PATH, so "mount" is
 # busybox's, which ignores blkid and tries /proc/filesystems in order.
 # util-linux's mount must be called by its path.
+# shellcheck disable=SC2034 # used by the suites
 UL_MOUNT=/usr/bin/mount
 
 fail() {
@@ -93,7 +95,9 @@ expect_refused() {
 	note "refused as expected: $out"
 }
 
-# Run a command, keeping its output in $out and its exit status in $rc.
+# Run a command, keeping its output in $out and its exit status in $rc
+# (globals on purpose: the caller checks them).
+# shellcheck disable=SC2034
 run() {
 	rc=0
 	out=$("$@" 2>&1) || rc=$?

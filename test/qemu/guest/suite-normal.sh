@@ -1,3 +1,6 @@
+# shellcheck shell=dash
+# TESTS is read by guest/run; run() in lib.sh sets $rc and $out.
+# shellcheck disable=SC2034,SC2154
 # The checks of the normal boot (no require_test_fs).  The host attaches
 # one image per role, named by the virtio serial (see test/qemu/run-boot.sh):
 #   tune2fs      flagged on the host by "tune2fs -E test_fs"
@@ -212,8 +215,9 @@ t_label_uuid() {
 	local dev
 
 	dev=$(disk label)
-	[ -n "$LABEL" ] && [ -n "$LABEL_UUID" ] ||
+	if [ -z "$LABEL" ] || [ -z "$LABEL_UUID" ]; then
 		fail "no ext4dev.label= and ext4dev.uuid= on the kernel command line"
+	fi
 	expect_flag production "LABEL=$LABEL"
 	expect_rc 0 ext4dev mark-test "LABEL=$LABEL"
 	expect_flag test "UUID=$LABEL_UUID"
