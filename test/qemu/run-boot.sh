@@ -28,8 +28,9 @@ readonly EXIT_PASS=33 EXIT_FAIL=35
 readonly IMAGE_MB=16
 # The single place to switch scenario 1 to "ext4dev mkfs" in the guest:
 # "host" gives the guest an image made by mke2fs -t ext4 -E test_fs,
-# "guest" gives it a blank disk to run ext4dev mkfs on.
-readonly MAIN_MKFS=host
+# "guest" gives it a blank disk to run ext4dev mkfs on.  To try the other
+# way without editing: EXT4DEV_QEMU_MKFS=guest.
+readonly MAIN_MKFS=${EXT4DEV_QEMU_MKFS:-host}
 # Fixed identity of the LABEL=/UUID= disk, passed on to the guest.
 readonly LABEL=ext4dev-label
 readonly LABEL_UUID=6f2b1c3e-5a4d-4e8f-9b7a-0c1d2e3f4a5b
@@ -47,6 +48,7 @@ usage: ${0##*/} --kernel BZIMAGE --initramfs CPIO --suite normal|require
   EXT4DEV_QEMU_ACCEL=auto|tcg|kvm  (auto: KVM only if a probe boot works)
   EXT4DEV_QEMU_APPEND="..."        more kernel arguments (e.g. printk.time=1)
   EXT4DEV_QEMU_TIMEOUT=SECONDS     hard limit per boot (default 180)
+  EXT4DEV_QEMU_MKFS=host|guest     who makes the main disk (see MAIN_MKFS)
 EOF
 }
 
