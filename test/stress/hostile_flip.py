@@ -15,6 +15,10 @@ never by a signal, within the timeout; print no sanitizer report (run it
 on the ASan build; reports exit 99 and are searched for); and, for the
 read-only ones and for any refused mark, leave every byte as it was.
 
+With EXT4DEV_VALGRIND=<valgrind> every run goes through memcheck
+instead (a release build): ASan sees only our code, memcheck also sees
+inside libext2fs, libblkid and libsmartcols as they parse the image.
+
 Usage: hostile_flip.py [CASES] [SEED]  (env: EXT4DEV; default 1000 cases,
 seed 1; EXT4DEV_HOSTILE_SEED overrides the seed, EXT4DEV_HOSTILE_KEEP=DIR
 keeps every failing image there)
@@ -22,6 +26,7 @@ keeps every failing image there)
 import hashlib
 import os
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -33,8 +38,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import sbtool  # noqa: E402
 
 EXT4DEV = os.environ['EXT4DEV']
-NAME = 'hostile_flip'
-TIMEOUT = 20
+VALGRIND = os.environ.get('EXT4DEV_VALGRIND')
+NAME = 'valgrind_flip' if VALGRIND else 'hostile_flip'
+TIMEOUT = 60 if VALGRIND else 20
+MEMCHECK = [VALGRIND, '-q', '--error-exitcode=99', '--leak-check=full',
+            '--errors-for-leak-kinds=definite',
+            '--show-leak-kinds=definite'] if VALGRIND else []
 HEAD = 64 * 1024
 BASES = [
     ('ext2-1k', '8M', ['-t', 'ext2', '-b', '1024']),
@@ -170,8 +179,9 @@ S = Stats()
 def ext4dev(args):
     env = dict(os.environ, **SANITIZER_ENV)
     try:
-        p = subprocess.run([EXT4DEV, *args], capture_output=True, text=True,
-                           errors='replace', env=env, timeout=TIMEOUT)
+        p = subprocess.run([*MEMCHECK, EXT4DEV, *args], capture_output=True,
+                           text=True, errors='replace', env=env,
+                           timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, '', f'hung for {TIMEOUT}s'
     return p.returncode, p.stdout, p.stderr
@@ -204,7 +214,8 @@ def one_case(case, seed, bases, path, keep):
         if rc is None or rc < 0 or rc not in codes:
             ok &= S.result(False, f'{what}: {cmd}: exit {rc}: '
                            f'{err.strip()[-2000:]}')
-        elif 'Sanitizer' in err or 'runtime error:' in err:
+        elif ('Sanitizer' in err or 'runtime error:' in err or
+              re.search(r'^==\d+==', err, re.M)):
             ok &= S.result(False, f'{what}: {cmd}: {err.strip()[-2000:]}')
         elif (read_only or rc == 8) and before != after:
             ok &= S.result(False, f'{what}: {cmd}: exit {rc} but the '
