@@ -23,7 +23,9 @@
  *   EXT4DEV_FAULT_DELAY_US  sleep this long before each write to the
  *                       image (widens race windows for the stress tests)
  *   EXT4DEV_FAULT_LOG   file that gets one line per event on the image:
- *                       "W <offset> <length> <ok|eio|dropped|torn>" or
+ *                       "W <offset> <length> <ok|eio|dropped|torn>",
+ *                       "D ..." the same for a discard or zeroing
+ *                       fallocate(), which counts as a write, or
  *                       "S <ok|eio|dropped>"
  *
  * The file is recognised by device and inode, so every descriptor that
@@ -65,6 +67,7 @@ static ssize_t (*real_pwrite64)(int, const void *, size_t, off_t);
 static ssize_t (*real_write)(int, const void *, size_t);
 static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
 static ssize_t (*real_writev)(int, const struct iovec *, int);
+static int (*real_fallocate)(int, int, off_t, off_t);
 static int (*real_fsync)(int);
 static int (*real_fdatasync)(int);
 
@@ -108,6 +111,7 @@ __attribute__((constructor)) static void shim_init(void)
 	real_write = next("write");
 	real_pwritev = next("pwritev");
 	real_writev = next("writev");
+	real_fallocate = next("fallocate");
 	real_fsync = next("fsync");
 	real_fdatasync = next("fdatasync");
 	if (!file || stat(file, &st))
@@ -149,11 +153,12 @@ void shim_log(const char *fmt, ...)
 }
 
 /*
- * Decide the fate of one write of @len bytes at @off (-1: the file
- * position).  Returns how many leading bytes really go to disk; *@ret
- * gets what the caller must see when not all of them do.
+ * Decide the fate of one write (@kind 'W') or discard ('D') of @len
+ * bytes at @off (-1: the file position).  Returns how many leading
+ * bytes really go to disk; *@ret gets what the caller must see when not
+ * all of them do.
  */
-static size_t fate(int fd, off_t off, size_t len, ssize_t *ret)
+static size_t fate(int fd, off_t off, size_t len, ssize_t *ret, char kind)
 {
 	long n = ++shim.writes;
 
@@ -163,7 +168,7 @@ static size_t fate(int fd, off_t off, size_t len, ssize_t *ret)
 		usleep((useconds_t)shim.delay_us);
 	*ret = (ssize_t)len;
 	if (shim.lost) {
-		shim_log("W %lld %zu dropped\n", (long long)off, len);
+		shim_log("%c %lld %zu dropped\n", kind, (long long)off, len);
 		return 0;
 	}
 	if (n == shim.at && shim.mode == FAULT_EIO) {
@@ -173,22 +178,23 @@ static size_t fate(int fd, off_t off, size_t len, ssize_t *ret)
 	if ((n == shim.at && shim.mode == FAULT_EIO_ONCE) ||
 	    (shim.bad_len && off < shim.bad_off + (off_t)shim.bad_len &&
 	     shim.bad_off < off + (off_t)len)) {
-		shim_log("W %lld %zu eio\n", (long long)off, len);
+		shim_log("%c %lld %zu eio\n", kind, (long long)off, len);
 		errno = EIO;
 		*ret = -1;
 		return 0;
 	}
-	if (n == shim.at && shim.mode == FAULT_POWERLOSS) {
+	if (n == shim.at && (shim.mode == FAULT_POWERLOSS ||
+			     (shim.mode == FAULT_TORN && kind == 'D'))) {
 		shim.lost = true;
-		shim_log("W %lld %zu dropped\n", (long long)off, len);
+		shim_log("%c %lld %zu dropped\n", kind, (long long)off, len);
 		return 0;
 	}
 	if (n == shim.at && shim.mode == FAULT_TORN) {
 		shim.lost = true;
-		shim_log("W %lld %zu torn\n", (long long)off, len);
+		shim_log("%c %lld %zu torn\n", kind, (long long)off, len);
 		return len < SECTOR ? len : SECTOR;
 	}
-	shim_log("W %lld %zu ok\n", (long long)off, len);
+	shim_log("%c %lld %zu ok\n", kind, (long long)off, len);
 	return len;
 }
 
@@ -199,7 +205,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 
 	if (!is_image(fd))
 		return real_pwrite64(fd, buf, len, off);
-	keep = fate(fd, off, len, &ret);
+	keep = fate(fd, off, len, &ret, 'W');
 	if (keep == len)
 		return real_pwrite64(fd, buf, len, off);
 	if (keep && real_pwrite64(fd, buf, keep, off) < 0)
@@ -220,7 +226,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 
 	if (!is_image(fd))
 		return real_write(fd, buf, len);
-	keep = fate(fd, -1, len, &ret);
+	keep = fate(fd, -1, len, &ret, 'W');
 	if (keep == len)
 		return real_write(fd, buf, len);
 	pos = lseek(fd, 0, SEEK_CUR);
@@ -248,7 +254,7 @@ ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 
 	if (!is_image(fd))
 		return real_pwritev(fd, iov, n, off);
-	if (fate(fd, off, iov_len(iov, n), &ret) == iov_len(iov, n))
+	if (fate(fd, off, iov_len(iov, n), &ret, 'W') == iov_len(iov, n))
 		return real_pwritev(fd, iov, n, off);
 	return ret;	/* torn vectored writes are not modelled */
 }
@@ -259,9 +265,31 @@ ssize_t writev(int fd, const struct iovec *iov, int n)
 
 	if (!is_image(fd))
 		return real_writev(fd, iov, n);
-	if (fate(fd, -1, iov_len(iov, n), &ret) == iov_len(iov, n))
+	if (fate(fd, -1, iov_len(iov, n), &ret, 'W') == iov_len(iov, n))
 		return real_writev(fd, iov, n);
 	return ret;
+}
+
+/*
+ * Punching a hole or zeroing a range destroys data like a write does
+ * (libext2fs discards and zeroes through fallocate), so it counts as
+ * one; plain allocation passes through.
+ */
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	ssize_t ret;
+
+	if (!is_image(fd) ||
+	    !(mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)))
+		return real_fallocate(fd, mode, off, len);
+	if (fate(fd, off, (size_t)len, &ret, 'D') == (size_t)len)
+		return real_fallocate(fd, mode, off, len);
+	return ret < 0 ? -1 : 0;
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	return fallocate(fd, mode, off, len);
 }
 
 static int sync_fate(void)

@@ -8,7 +8,8 @@ the superblock; for half the cases the superblock checksum is then fixed
 up so the damage gets past it), and runs every subcommand on the result:
 
   show-flags, show-flags -J -o <all columns> (two devices),
-  show-flags --check test -v, mark-test -n, mark-test, mark-production
+  show-flags --check test -v, mark-test -n, mark-test, mark-production,
+  and, where ext4dev has mkfs, mkfs -n (which must not write either)
 
 Each must: end in an exit code from {0, 1, 8, 16} (1 only for --check),
 never by a signal, within the timeout; print no sanitizer report (run it
@@ -59,6 +60,7 @@ BASES = [
     ('ext4-1k-test_fs', '8M', ['-t', 'ext4', '-b', '1024', '-E', 'test_fs']),
 ]
 COLUMNS = 'DEVICE,TYPE,FLAGS,TEST,UUID,LABEL'
+MKFS = False
 SANITIZER_ENV = {
     'ASAN_OPTIONS': 'exitcode=99:detect_leaks=1',
     'UBSAN_OPTIONS': 'exitcode=99:print_stacktrace=1',
@@ -187,6 +189,11 @@ def ext4dev(args):
     return p.returncode, p.stdout, p.stderr
 
 
+def has_mkfs():
+    return subprocess.run([EXT4DEV, 'mkfs', '--help'],
+                          capture_output=True).returncode == 0
+
+
 def one_case(case, seed, bases, path, keep):
     rng = random.Random(f'{seed}:{case}')
     base = rng.choice(bases)
@@ -202,6 +209,8 @@ def one_case(case, seed, bases, path, keep):
         (['mark-test', path], {0, 8}, False),
         (['mark-production', path], {0, 8}, False),
     ]
+    if MKFS:
+        runs.append((['mkfs', '-n', path], {0, 8}, True))
     ok = True
     for args, codes, read_only in runs:
         before = sha(path)
@@ -235,7 +244,10 @@ def main():
                (sys.argv[2] if len(sys.argv) > 2 else 1))
     keep = os.environ.get('EXT4DEV_HOSTILE_KEEP')
     os.environ.update(LC_ALL='C', E2FSPROGS_FAKE_TIME='1700000000')
-    print(f'{NAME}: {cases} cases, seed {seed}', flush=True)
+    global MKFS
+    MKFS = has_mkfs()
+    print(f'{NAME}: {cases} cases, seed {seed}' +
+          (', with mkfs -n' if MKFS else ''), flush=True)
     with tempfile.TemporaryDirectory(prefix=f'ext4dev-{NAME}.') as work:
         bases = [Base(work, *b) for b in BASES]
         workers = []

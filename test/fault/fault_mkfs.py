@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Crash-point fault injection for ext4dev mkfs.
+
+The target holds an old filesystem with files in it.  A clean mkfs run
+under the fault shim records its writes and fsyncs; then, for every
+write k, mkfs runs again with write k failing (eio: a bad sector) or the
+power lost at write k (powerloss), for every superblock-sized write with
+only its first sector landing (torn), and for every fsync with it
+failing.  Afterwards the device must hold exactly one of:
+
+  * the old filesystem, untouched: e2fsck -fn clean, files identical
+    (only possible while nothing has been written);
+  * the new filesystem, complete: checksum good, the new UUID, the test
+    flag set, e2fsck -fn clean;
+  * nothing a tool would take for ext2/3/4: no valid primary superblock,
+    show-flags exits 8 and blkid names no ext type;
+  * a torn new primary, which e2fsck -fy (on a copy) rebuilds from a
+    backup into a clean new filesystem.
+
+A failed write must give exit 8 naming the device, and mkfs run again
+without faults must give a clean new filesystem.
+
+Usage: fault_mkfs.py [--long]   (env: EXT4DEV, EXT4DEV_FAULT_SHIM)
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fault_run as fr  # noqa: E402
+import sbtool  # noqa: E402
+
+NAME = os.environ.get('FAULT_TEST_NAME', 'fault_mkfs')
+OLD_UUID = '01d01d00-0000-4000-8000-000000000001'
+NEW_UUID = '0e110000-0000-4000-8000-000000000002'
+# (name, size, mke2fs options for the old fs, mkfs options for the new)
+IMAGES = [
+    ('ext4-1k-256m', '256M', ['-t', 'ext4', '-b', '1024'], ['-b', '1024']),
+]
+LONG_IMAGES = [
+    ('ext4-1k-256m-meta_bg', '256M', ['-t', 'ext4', '-b', '1024'],
+     ['-b', '1024', '-O', 'meta_bg,^resize_inode']),
+    ('ext4-1k-1g', '1G', ['-t', 'ext3', '-b', '1024'], ['-b', '1024']),
+]
+T = fr.T
+
+
+def mkfs(path, opts, fault=None, log=None):
+    env = dict(os.environ)
+    if fault:
+        mode, at = fault
+        env.update(LD_PRELOAD=fr.SHIM, EXT4DEV_FAULT_FILE=path,
+                   EXT4DEV_FAULT_MODE=mode, EXT4DEV_FAULT_AT=str(at),
+                   EXT4DEV_FAULT_LOG=log)
+    return fr.run([fr.EXT4DEV, 'mkfs', '-q', '-F', '-U', NEW_UUID, *opts,
+                   path], env=env)
+
+
+def uuid_of(copy):
+    u = copy.raw[0x68:0x78].hex()
+    return f'{u[:8]}-{u[8:12]}-{u[12:16]}-{u[16:20]}-{u[20:]}'
+
+
+def state(img, path=None):
+    """old | new | none | torn, or a string starting with 'bad'."""
+    path = path or img.path
+    with open(path, 'rb') as f:
+        prim = sbtool.Copy(sbtool.read_copy(f, 1024))
+    if prim.magic == 0xEF53 and prim.csum_ok:
+        uuid = uuid_of(prim)
+        clean = fr.e2fsck_clean(path)
+        if uuid == OLD_UUID:
+            return 'old' if clean and img.files_intact(path) else \
+                'bad: the old filesystem is damaged but looks valid'
+        if uuid == NEW_UUID:
+            return 'new' if clean and prim.test else \
+                f'bad: new filesystem, e2fsck clean {clean}, ' \
+                f'test flag {prim.test}'
+        return f'bad: a primary with UUID {uuid}'
+    if prim.magic == 0xEF53:
+        return 'torn'
+    show = fr.run([fr.EXT4DEV, 'show-flags', path])
+    blkid = fr.run(['blkid', '-p', '-o', 'value', '-s', 'TYPE', path])
+    if show.returncode != 8 or blkid.stdout.strip().startswith('ext'):
+        return f'bad: no primary, but show-flags exit {show.returncode}, ' \
+            f'blkid {blkid.stdout.strip()!r}'
+    return 'none'
+
+
+def torn_rebuilt(img):
+    copy = os.path.join(img.work, 'fsck-copy.img')
+    fr.sparse_copy(img.path, copy)
+    fr.run(['e2fsck', '-fy', copy])
+    ok = state(img, copy) == 'new'
+    os.unlink(copy)
+    return ok
+
+
+def one_case(img, pristine, opts, mode, k, events):
+    log = os.path.join(img.work, 'case.log')
+    fr.sparse_copy(pristine, img.path)
+    open(log, 'w').close()
+    p = mkfs(img.path, opts, (mode, k), log)
+    what = f'{img.name} mkfs {mode}@{k}'
+    T.cases += 1
+    ev = fr.read_log(log)
+    T.fired += any(e[-1] in ('eio', 'dropped', 'torn') for e in ev)
+    T.check(p.returncode >= 0, f'{what}: killed by signal {-p.returncode}')
+    if mode == 'eio':
+        # A discard or zeroing that fails falls back to writes; sector 0
+        # (boot code, not ours) may fail with a warning, as in mke2fs.
+        failed = any(e[-1] == 'eio' and e[0] == 'W' and e[1] != '0'
+                     for e in ev)
+    elif mode == 'fsync-eio':
+        idx = [i for i, e in enumerate(events) if e[0] == 'S'][k - 1]
+        failed = any(e[0] == 'W' for e in events[:idx])
+    else:
+        failed = False
+    if failed or p.returncode == 8:
+        T.check(p.returncode == 8 and
+                f"ext4dev: '{img.path}': " in p.stderr,
+                f'{what}: exit {p.returncode}, want 8 naming the device: '
+                f'{p.stderr.strip()}')
+    elif mode in ('powerloss', 'torn'):
+        T.check(p.returncode == 0, f'{what}: exit {p.returncode}: '
+                f'{p.stderr.strip()}')
+    st = state(img)
+    T.note(f'mkfs: {st}')
+    T.check(not st.startswith('bad'), f'{what}: {st}')
+    if st == 'torn':
+        T.check(torn_rebuilt(img), f'{what}: e2fsck -fy did not rebuild '
+                'the torn primary into the new filesystem')
+    if p.returncode == 0 and mode not in ('powerloss', 'torn'):
+        T.check(st == 'new', f'{what}: success reported, state {st}')
+    r = mkfs(img.path, opts)
+    T.check(r.returncode == 0 and state(img) == 'new',
+            f'{what}: mkfs again did not give a clean new filesystem: '
+            f'{r.stderr.strip()}')
+
+
+def fault_image(work, name, size, old_opts, opts):
+    img = fr.Image(work, name, size, [*old_opts, '-U', OLD_UUID])
+    pristine = os.path.join(work, name + '.pristine')
+    fr.sparse_copy(img.path, pristine)
+    log = os.path.join(work, 'record.log')
+    open(log, 'w').close()
+    p = mkfs(img.path, opts, ('none', 0), log)
+    T.check(p.returncode == 0 and state(img) == 'new',
+            f'{name}: clean mkfs run: {p.stderr.strip()}')
+    events = fr.read_log(log)
+    writes = [e for e in events if e[0] in 'WD']
+    kinds = ''.join('P' if e[0] == 'W' and e[1] == '1024' and
+                    e[2] == '1024' else e[0] for e in events)
+    # The new primary goes last, after an fsync, so that no crash can
+    # leave a valid-looking superblock over a half-made filesystem.
+    T.check(kinds.endswith('SPS'), f'{name}: mkfs write order {kinds}')
+    supers = set(img.superblock_offsets())
+    for mode in ('eio', 'powerloss'):
+        for k in range(1, len(writes) + 1):
+            one_case(img, pristine, opts, mode, k, events)
+    for k, e in enumerate(writes, 1):
+        if e[0] == 'W' and int(e[1]) in supers and e[2] == '1024':
+            one_case(img, pristine, opts, 'torn', k, events)
+    nsync = sum(1 for e in events if e[0] == 'S')
+    for k in range(1, nsync + 1):
+        one_case(img, pristine, opts, 'fsync-eio', k, events)
+    print(f'{name}: mkfs makes {len(writes)} writes and discards, '
+          f'{nsync} fsyncs',
+          flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--long', action='store_true')
+    args = ap.parse_args()
+    for tool in ('mke2fs', 'e2fsck', 'debugfs', 'dumpe2fs', 'blkid'):
+        if not shutil.which(tool):
+            print(f'SKIP: {tool} not found')
+            return 77
+    if fr.run([fr.EXT4DEV, 'mkfs', '--help']).returncode != 0:
+        print('SKIP: this ext4dev has no mkfs')
+        return 77
+    os.environ.update(LC_ALL='C', E2FSPROGS_FAKE_TIME='1700000000')
+    with tempfile.TemporaryDirectory(prefix=f'ext4dev-{NAME}.') as work:
+        conf = os.path.join(work, 'e2fsck.conf')
+        with open(conf, 'w') as f:
+            f.write('[options]\nclear_test_fs_flag = false\n')
+        os.environ['E2FSCK_CONFIG'] = conf
+        for image in IMAGES + (LONG_IMAGES if args.long else []):
+            fault_image(work, *image)
+    for key, n in sorted(T.outcomes.items()):
+        print(f'  {n:5d}  {key}')
+    print(f'{NAME}: {T.cases} cases, {T.fired} faults injected')
+    print(f'{NAME}: {T.passed} passed, {T.failed} failed')
+    return 1 if T.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
