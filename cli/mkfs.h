@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef EXT4DEV_MKFS_H
+#define EXT4DEV_MKFS_H
+
+/*
+ * ext4dev mkfs: everything one run knows, in one struct (no globals).
+ * The stages, each in its own file:
+ *   mkfs_opts.c   argv -> struct mkfs_ctl (usage errors, exit 16)
+ *   mkfs_ext.c    -E and -J keywords
+ *   mkfs_geom.c   size, block size, fs_types and features, as mke2fs's
+ *                 PRS() decides them
+ *   mkfs_param.c  the rest of the superblock parameters
+ *   mkfs_build.c  the libext2fs calls that write the filesystem
+ *   mkfs_show.c   the summary printed before and after
+ * Each stage prints its own errors (report.h) and returns an exit code.
+ */
+
+#include <stdbool.h>
+
+#include <ext2fs/ext2fs.h>
+
+#include "mkfs_conf.h"
+#include "mkfs_prof.h"
+
+#define EXT4DEV_MKFS_CMD "mkfs"
+
+/* Tri-state for settings the conf file may also give. */
+enum { EXT4DEV_UNSET = -1 };
+
+struct mkfs_ctl {
+	/* The command line. */
+	const char *device;
+	const char *size_arg;		/* SIZE, or NULL */
+	int blocksize;			/* -b: bytes, < 0 a minimum, 0 unset */
+	int cluster_size;		/* -C, 0 unset */
+	int inode_ratio;		/* -i, 0 unset */
+	unsigned int inode_size;	/* -I, 0 unset */
+	unsigned long long num_inodes;	/* -N, 0 unset */
+	double reserved_ratio;		/* -m, < 0 unset */
+	const char *label;		/* -L */
+	const char *uuid;		/* -U */
+	const char *mount_dir;		/* -M */
+	char *features;			/* every -O, joined with ',' */
+	const char *ext_opts;		/* the last -E, as in mke2fs */
+	const char *fs_type;		/* -t */
+	const char *usage_types;	/* -T */
+	unsigned int blocks_per_group;	/* -g */
+	unsigned long flex_bg_size;	/* -G */
+	int errors_behavior;		/* -e, 0 unset */
+	bool force, quiet, noaction, verbose, production;
+
+	/* -J, and -j (journal_size -1: the default size). */
+	int journal_size;		/* MiB */
+	int journal_fc_size;		/* KiB */
+	const char *journal_location;
+
+	/* -E keywords mke2fs keeps outside the superblock. */
+	int lazy_itable_init;		/* EXT4DEV_UNSET, 0 or 1 */
+	int lazy_journal_init;
+	int discard;
+	int packed_meta_blocks;
+	int num_backups;
+	int assume_prezeroed;
+	bool root_owner_set;
+	unsigned int root_uid, root_gid;
+	blk64_t orphan_file_blocks;
+	bool hash_seed_set;
+
+	/* What the device is. */
+	bool dev_exists, dev_is_blk;
+	blk64_t dev_size;		/* in blocks of 1024 << param.log */
+	unsigned int sector_size, phys_sector_size;
+
+	/* Decided by mkfs_geom/mkfs_param, used by mkfs_build. */
+	struct mkfs_conf conf;
+	struct mkfs_prof prof;
+	struct ext2_super_block param;	/* what ext2fs_initialize() gets */
+	blk64_t fs_blocks;
+	blk64_t journal_blk_loc;	/* ~0: libext2fs picks */
+	bool itable_zeroed;
+	unsigned int sys_page_size;
+};
+
+/* mkfs_opts.c */
+void mkfs_ctl_init(struct mkfs_ctl *ctl);
+void mkfs_ctl_free(struct mkfs_ctl *ctl);
+/* Returns -1 to go on, or an exit code (16, or 0 after --help/-V). */
+int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv);
+
+/* mkfs_ext.c: -E keywords into ctl/param; @where names the source. */
+int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
+			const char *where);
+int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
+/* SIZE, -b, -C and -E size values: blocks, or bytes with K/M/G/T/s. */
+unsigned long long mkfs_parse_num(const char *arg, int log_block_size);
+
+/* mkfs_geom.c: the device's size and the superblock parameters;
+ * like every stage, -1 to go on or an exit code. */
+int mkfs_conf_error(const struct mkfs_conf_err *err);
+int mkfs_probe_device(struct mkfs_ctl *ctl);
+int mkfs_geometry(struct mkfs_ctl *ctl);
+
+/* mkfs_param.c: the second half of mkfs_geometry(). */
+int mkfs_params(struct mkfs_ctl *ctl);
+
+/* mkfs_build.c: write it (or, with -n, only set it up in memory). */
+int mkfs_build(struct mkfs_ctl *ctl);
+
+/* mkfs_show.c */
+void mkfs_show_stats(const struct mkfs_ctl *ctl, ext2_filsys fs);
+void mkfs_step(const struct mkfs_ctl *ctl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Set up the new filesystem in memory with ext2fs_initialize() and fill
+ * in the superblock fields mke2fs sets after it, in mke2fs's order.
+ * With -n nothing is opened for writing: libext2fs gets /dev/null.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <e2p/e2p.h>
+#include <uuid/uuid.h>
+
+#include "exitcodes.h"
+#include "mkfs.h"
+#include "mkfs_run.h"
+#include "report.h"
+
+/* Journal blocks for @mib MiB (mke2fs's jsize_to_blks). */
+static unsigned int mib_to_blocks(ext2_filsys fs, int mib)
+{
+	return (unsigned int)(mib * 1024) / (fs->blocksize / 1024);
+}
+
+static int journal_size(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	ext2_filsys fs = run->fs;
+	unsigned long long total;
+
+	if (!ctl->journal_size && !ext2fs_has_feature_journal(&ctl->param))
+		return -1;
+	if (ext2fs_get_journal_params(&run->jp, fs)) {
+		memset(&run->jp, 0, sizeof(run->jp));
+		fprintf(stderr, "ext4dev: warning: '%s': filesystem too small "
+			"for a journal; making it without one\n", ctl->device);
+		return -1;
+	}
+	if (ctl->journal_size <= 0 && (ctl->journal_fc_size <= 0 ||
+				       !ext2fs_has_feature_fast_commit(fs->super)))
+		return -1;
+	if (ctl->journal_size > 0)
+		run->jp.num_journal_blocks = mib_to_blocks(fs,
+							   ctl->journal_size);
+	if (!ext2fs_has_feature_fast_commit(fs->super))
+		run->jp.num_fc_blocks = 0;
+	else if (ctl->journal_fc_size > 0)
+		run->jp.num_fc_blocks = (unsigned int)ctl->journal_fc_size *
+					1024 / fs->blocksize;
+	total = (unsigned long long)run->jp.num_journal_blocks +
+		run->jp.num_fc_blocks;
+	if (total < 1024 || total > 10240000)
+		return report_failure("'%s': a journal of %llu blocks (-J "
+				      "size) must have 1024 to 10240000 "
+				      "blocks", ctl->device, total);
+	if (total > ext2fs_free_blocks_count(fs->super) / 2)
+		return report_failure("'%s': a journal of %llu blocks (-J "
+				      "size) is too big for this filesystem",
+				      ctl->device, total);
+	return -1;
+}
+
+static int set_uuid(struct mkfs_run *run)
+{
+	struct ext2_super_block *sb = run->fs->super;
+	const char *u = run->ctl->uuid;
+
+	if (!u || !strcasecmp(u, "random"))
+		uuid_generate(sb->s_uuid);
+	else if (!strcasecmp(u, "null") || !strcasecmp(u, "clear"))
+		uuid_clear(sb->s_uuid);
+	else if (!strcasecmp(u, "time"))
+		uuid_generate_time(sb->s_uuid);
+	else if (uuid_parse(u, sb->s_uuid))
+		return report_usage(EXT4DEV_MKFS_CMD, "invalid UUID '%s'", u);
+	if (ext2fs_has_feature_csum_seed(sb))
+		sb->s_checksum_seed = ext2fs_crc32c_le(~0U, sb->s_uuid,
+						       sizeof(sb->s_uuid));
+	ext2fs_init_csum_seed(run->fs);
+	return -1;
+}
+
+static int set_errors(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	const char *s;
+
+	mkfs_prof_string(&ctl->prof, "errors", NULL, &s);
+	if (s && !strcmp(s, "continue"))
+		run->fs->super->s_errors = EXT2_ERRORS_CONTINUE;
+	else if (s && !strcmp(s, "remount-ro"))
+		run->fs->super->s_errors = EXT2_ERRORS_RO;
+	else if (s && !strcmp(s, "panic"))
+		run->fs->super->s_errors = EXT2_ERRORS_PANIC;
+	else if (s)
+		return report_failure("'%s': invalid errors behaviour '%s'",
+				      ctl->conf.file, s);
+	if (ctl->errors_behavior)
+		run->fs->super->s_errors = (__u16)ctl->errors_behavior;
+	return -1;
+}
+
+static int set_hash_and_checks(struct mkfs_run *run)
+{
+	struct ext2_super_block *sb = run->fs->super;
+	struct mkfs_ctl *ctl = run->ctl;
+	const char *alg;
+	char buf[32];
+	bool periodic;
+	int hash;
+	unsigned int sum = 0;
+
+	mkfs_prof_string(&ctl->prof, "hash_alg", "half_md4", &alg);
+	snprintf(buf, sizeof(buf), "%s", alg);
+	hash = e2p_string2hash(buf);
+	sb->s_def_hash_version = hash >= 0 ? (__u8)hash : EXT2_HASH_HALF_MD4;
+	if (ctl->hash_seed_set)
+		memcpy(sb->s_hash_seed, ctl->param.s_hash_seed,
+		       sizeof(sb->s_hash_seed));
+	else
+		uuid_generate((unsigned char *)sb->s_hash_seed);
+	if (mkfs_prof_bool(&ctl->prof, "enable_periodic_fsck", false,
+			   &periodic))
+		return mkfs_conf_error(&ctl->prof.err);
+	if (!periodic) {
+		sb->s_max_mnt_count = -1;
+		return -1;
+	}
+	/* mke2fs's jitter: spread the checks by a UUID-derived amount. */
+	sb->s_checkinterval = 86400U * 180U;
+	for (size_t i = 0; i < sizeof(sb->s_uuid); i++)
+		sum += sb->s_uuid[i];
+	sb->s_max_mnt_count = (__s16)(EXT2_DFL_MAX_MNT_COUNT +
+				      sum % EXT2_DFL_MAX_MNT_COUNT);
+	return -1;
+}
+
+static void set_names(struct mkfs_run *run)
+{
+	struct ext2_super_block *sb = run->fs->super;
+	struct mkfs_ctl *ctl = run->ctl;
+
+	if (ctl->label) {
+		memset(sb->s_volume_name, 0, sizeof(sb->s_volume_name));
+		strncpy((char *)sb->s_volume_name, ctl->label,
+			sizeof(sb->s_volume_name));
+	}
+	if (ctl->mount_dir) {
+		memset(sb->s_last_mounted, 0, sizeof(sb->s_last_mounted));
+		strncpy((char *)sb->s_last_mounted, ctl->mount_dir,
+			sizeof(sb->s_last_mounted));
+	}
+	if (ext2fs_has_feature_encrypt(sb)) {
+		sb->s_encrypt_algos[0] = EXT4_ENCRYPTION_MODE_AES_256_XTS;
+		sb->s_encrypt_algos[1] = EXT4_ENCRYPTION_MODE_AES_256_CTS;
+	}
+	if (ext2fs_has_feature_metadata_csum(sb))
+		sb->s_checksum_type = EXT2_CRC32C_CHKSUM;
+}
+
+/* mke2fs's advice about weaker checksum coverage, unless -q. */
+static void csum_advice(struct mkfs_run *run)
+{
+	struct ext2_super_block *sb = run->fs->super;
+
+	if (run->ctl->quiet || !ext2fs_has_feature_metadata_csum(sb))
+		return;
+	if (!ext2fs_has_feature_extents(sb))
+		fprintf(stderr, "ext4dev: warning: extents are not enabled; "
+			"block maps cannot be checksummed (-O extents)\n");
+	if (!ext2fs_has_feature_64bit(sb))
+		fprintf(stderr, "ext4dev: warning: 64bit is not enabled; "
+			"checksums are not full-strength (-O 64bit)\n");
+}
+
+/* Refuse to share the image with another ext4dev (or flock(1) user). */
+static int lock_device(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	int flags = O_RDONLY | O_CLOEXEC | (ctl->dev_exists ? 0 : O_CREAT);
+
+	run->lock_fd = open(ctl->device, flags, 0666);
+	if (run->lock_fd < 0)
+		return report_failure("'%s': %s", ctl->device,
+				      strerror(errno));
+	if (!flock(run->lock_fd, LOCK_EX | LOCK_NB))
+		return -1;
+	if (errno == EWOULDBLOCK)
+		return report_failure("'%s': %s", ctl->device,
+				      error_message(EXT4DEV_ERR_BUSY));
+	return report_failure("'%s': %s", ctl->device, strerror(errno));
+}
+
+static int initialize(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	const char *path = ctl->noaction ? "/dev/null" : ctl->device;
+	int flags = EXT2_FLAG_64BITS | (ctl->noaction ? 0 :
+					 EXT2_FLAG_EXCLUSIVE);
+	errcode_t err;
+	int rc;
+
+	if (!ctl->noaction) {
+		rc = lock_device(run);
+		if (rc >= 0)
+			return rc;
+		if (!ctl->dev_exists && !ctl->quiet)
+			printf("Creating regular file %s\n", ctl->device);
+	}
+	if (!ctl->production)
+		ctl->param.s_flags |= EXT2_FLAGS_TEST_FILESYS;
+	err = ext2fs_initialize(path, flags, &ctl->param, unix_io_manager,
+				&run->fs);
+	if (err == EBUSY)
+		err = EXT4DEV_ERR_BUSY;
+	if (err) {
+		run->fs = NULL;
+		return report_failure("'%s': %s (while setting up the "
+				      "superblock)", ctl->device,
+				      error_message(err));
+	}
+	return -1;
+}
+
+int mkfs_setup(struct mkfs_run *run)
+{
+	struct ext2_super_block *sb;
+	int rc = initialize(run);
+
+	if (rc < 0)
+		rc = set_errors(run);
+	if (rc >= 0)
+		return rc;
+	sb = run->fs->super;
+	csum_advice(run);
+	if (ext2fs_has_feature_csum_seed(sb) &&
+	    !ext2fs_has_feature_metadata_csum(sb))
+		return report_failure("'%s': metadata_csum_seed needs "
+				      "metadata_csum", run->ctl->device);
+	rc = journal_size(run);
+	if (rc >= 0)
+		return rc;
+	if (ext2fs_has_feature_flex_bg(sb) || ext2fs_has_feature_huge_file(sb) ||
+	    ext2fs_has_feature_gdt_csum(sb) || ext2fs_has_feature_dir_nlink(sb) ||
+	    ext2fs_has_feature_metadata_csum(sb) ||
+	    ext2fs_has_feature_extra_isize(sb))
+		sb->s_kbytes_written = 1;
+	return -1;
+}
+
+int mkfs_name(struct mkfs_run *run)
+{
+	int rc = set_uuid(run);
+
+	if (rc < 0)
+		rc = set_hash_and_checks(run);
+	if (rc >= 0)
+		return rc;
+	set_names(run);
+	return -1;
+}
+
+void mkfs_run_release(struct mkfs_run *run)
+{
+	if (run->fs)
+		ext2fs_free(run->fs);
+	run->fs = NULL;
+	if (run->lock_fd >= 0)
+		close(run->lock_fd);
+	run->lock_fd = -1;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * After the directories: the journal, MMP, the overhead count, bigalloc's
+ * per-group free counts, the orphan file, and ext2fs_close(), which
+ * writes the superblock, its backups, the group descriptors and the
+ * bitmaps.
+ */
+#include <stdio.h>
+
+#include "exitcodes.h"
+#include "mkfs.h"
+#include "mkfs_run.h"
+#include "report.h"
+
+static int fail(const struct mkfs_run *run, errcode_t err, const char *what)
+{
+	return report_failure("'%s': %s (while %s)", run->ctl->device,
+			      error_message(err), what);
+}
+
+static int add_journal(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	ext2_filsys fs = run->fs;
+	unsigned int total = run->jp.num_journal_blocks + run->jp.num_fc_blocks;
+	int flags = EXT2_MKJOURNAL_NO_MNT_CHECK;
+	errcode_t err;
+
+	if (!ctl->journal_size && !ext2fs_has_feature_journal(&ctl->param))
+		return -1;
+	run->overhead += EXT2FS_NUM_B2C(fs, total);
+	if (!run->jp.num_journal_blocks) {
+		/* Too small for one: no journal, and so no orphan file. */
+		ext2fs_clear_feature_journal(fs->super);
+		ext2fs_clear_feature_orphan_file(fs->super);
+		ext2fs_clear_feature_journal(&ctl->param);
+		ext2fs_clear_feature_orphan_file(&ctl->param);
+		return -1;
+	}
+	if (ctl->lazy_journal_init)
+		flags |= EXT2_MKJOURNAL_LAZYINIT;
+	mkfs_step(ctl, "Creating journal (%u blocks): ", total);
+	fflush(stdout);
+	err = ext2fs_add_journal_inode3(fs, &run->jp, ctl->journal_blk_loc,
+					flags);
+	if (err)
+		return fail(run, err, "creating the journal");
+	mkfs_step(ctl, "done\n");
+	return -1;
+}
+
+static int add_mmp(struct mkfs_run *run)
+{
+	errcode_t err;
+
+	if (!ext2fs_has_feature_mmp(run->fs->super))
+		return -1;
+	err = ext2fs_mmp_init(run->fs);
+	if (err)
+		return fail(run, err, "enabling multiple mount protection");
+	mkfs_step(run->ctl, "Multiple mount protection is enabled with "
+		  "update interval %d seconds.\n",
+		  run->fs->super->s_mmp_update_interval);
+	return -1;
+}
+
+/* bigalloc: free counts in clusters, per group and in total. */
+static void fix_cluster_counts(ext2_filsys fs)
+{
+	blk64_t blk = fs->super->s_first_data_block, next, end;
+	blk64_t nblocks = ext2fs_blocks_count(fs->super), total = 0;
+	dgrp_t g = 0;
+	unsigned int grp_free = 0;
+
+	end = ext2fs_group_last_block2(fs, g);
+	while (blk < nblocks) {
+		if (ext2fs_find_first_zero_block_bitmap2(fs->block_map, blk,
+							 end, &next)) {
+			blk = end + 1;
+		} else {
+			blk = next;
+			if (ext2fs_find_first_set_block_bitmap2(fs->block_map,
+							blk, end, &next))
+				next = end + 1;
+			grp_free += (unsigned int)EXT2FS_NUM_B2C(fs, next - blk);
+			total += next - blk;
+			blk = next;
+		}
+		if (blk > end) {
+			ext2fs_bg_free_blocks_count_set(fs, g, grp_free);
+			ext2fs_group_desc_csum_set(fs, g);
+			grp_free = 0;
+			g++;
+			end = ext2fs_group_last_block2(fs, g);
+		}
+	}
+	ext2fs_free_blocks_count_set(fs->super, total);
+}
+
+static int add_orphan_file(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	blk64_t blocks = ctl->orphan_file_blocks;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_orphan_file(&ctl->param))
+		return -1;
+	if (!ext2fs_has_feature_journal(&ctl->param))
+		return report_failure("'%s': the orphan_file feature needs a "
+				      "journal", ctl->device);
+	if (!blocks)
+		blocks = (blk64_t)ext2fs_default_orphan_file_blocks(run->fs);
+	err = ext2fs_create_orphan_file(run->fs, (blk_t)blocks);
+	if (err)
+		return fail(run, err, "creating the orphan file");
+	return -1;
+}
+
+int mkfs_finish(struct mkfs_run *run)
+{
+	ext2_filsys fs = run->fs;
+	errcode_t err;
+	int rc = add_journal(run);
+
+	if (rc < 0)
+		rc = add_mmp(run);
+	if (rc >= 0)
+		return rc;
+	run->overhead += fs->super->s_first_data_block;
+	fs->super->s_overhead_clusters = (__u32)run->overhead;
+	if (ext2fs_has_feature_bigalloc(&run->ctl->param))
+		fix_cluster_counts(fs);
+	rc = add_orphan_file(run);
+	if (rc >= 0)
+		return rc;
+	mkfs_step(run->ctl, "Writing superblocks and filesystem accounting "
+		  "information: ");
+	err = ext2fs_close2(fs, 0);
+	if (err)
+		return fail(run, err, "writing out and closing the "
+			    "filesystem");
+	run->fs = NULL;		/* ext2fs_close2() freed it */
+	mkfs_step(run->ctl, "done\n\n");
+	return -1;
+}

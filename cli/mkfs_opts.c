@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext4dev mkfs's command line: mke2fs(8)'s options with mke2fs's
+ * meaning, checked here for form only (a bad number, an unknown option);
+ * how they combine is for mkfs_geom.c.  An mke2fs option we do not
+ * implement is a usage error that names it, never silently ignored.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <uuid/uuid.h>
+
+#include "exitcodes.h"
+#include "mkfs.h"
+#include "report.h"
+#include "version.h"
+
+#define CMD EXT4DEV_MKFS_CMD
+
+static int print_help(void)
+{
+	printf("Usage:\n"
+	       " ext4dev mkfs [options] <device> [<size>]\n"
+	       " mkfs.ext4dev [options] <device> [<size>]\n\n"
+	       "Make an ext4 filesystem with the test_filesystem flag set, "
+	       "as\n'mke2fs -t ext4 -E test_fs' would, through libext2fs.\n"
+	       "<size> is in blocks, or in bytes with a K, M, G or T suffix;"
+	       "\na missing image file is created with that size.\n\n"
+	       "Options (as in mke2fs(8)):\n"
+	       " -b <size>             block size in bytes\n"
+	       " -C <size>             cluster size (bigalloc)\n"
+	       " -i <bytes>            bytes per inode\n"
+	       " -I <size>             inode size in bytes\n"
+	       " -N <count>            number of inodes\n"
+	       " -m <percent>          blocks reserved for the super user\n"
+	       " -L <label>            volume label\n"
+	       " -U <uuid>             UUID (or clear, random, time)\n"
+	       " -M <dir>              last-mounted directory\n"
+	       " -O <features>         features to set, ^feature to clear\n"
+	       " -E <options>          extended options (test_fs, stride=, "
+	       "stripe_width=,\n"
+	       "                       resize=, lazy_itable_init=, "
+	       "lazy_journal_init=,\n"
+	       "                       root_owner=, discard, nodiscard, "
+	       "num_backup_sb=,\n"
+	       "                       packed_meta_blocks=, ...)\n"
+	       " -j                    add a journal\n"
+	       " -J size=<MiB>         journal size\n"
+	       " -T <usage-types>      mke2fs.conf usage types\n"
+	       " -t <fs-type>          mke2fs.conf filesystem type "
+	       "(default ext4)\n"
+	       " -g <blocks>           blocks per group\n"
+	       " -G <groups>           groups per flex_bg\n"
+	       " -e <behaviour>        continue, remount-ro or panic on "
+	       "errors\n"
+	       " -F                    overwrite an existing filesystem or "
+	       "signature\n"
+	       " -n                    print the layout, write nothing\n"
+	       " -q                    print nothing on success\n"
+	       " -v                    print the details\n"
+	       "     --production      leave the test_filesystem flag clear\n"
+	       " -V, --version         display the version\n"
+	       " -h, --help            display this help\n");
+	return EXT4DEV_EXIT_OK;
+}
+
+void mkfs_ctl_init(struct mkfs_ctl *ctl)
+{
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->reserved_ratio = -1.0;
+	ctl->lazy_itable_init = EXT4DEV_UNSET;
+	ctl->lazy_journal_init = EXT4DEV_UNSET;
+	ctl->discard = EXT4DEV_UNSET;
+	ctl->packed_meta_blocks = EXT4DEV_UNSET;
+	ctl->num_backups = EXT4DEV_UNSET;
+	ctl->assume_prezeroed = EXT4DEV_UNSET;
+	ctl->journal_blk_loc = ~0ULL;
+}
+
+void mkfs_ctl_free(struct mkfs_ctl *ctl)
+{
+	free(ctl->features);
+	mkfs_prof_free(&ctl->prof);
+	mkfs_conf_free(&ctl->conf);
+	ctl->features = NULL;
+}
+
+/* -O may repeat: mke2fs joins them with commas. */
+static int append_list(char **list, const char *arg)
+{
+	size_t old = *list ? strlen(*list) : 0;
+	char *grown = realloc(*list, old + strlen(arg) + 2);
+
+	if (!grown)
+		return report_failure("out of memory");
+	if (old)
+		grown[old++] = ',';
+	strcpy(grown + old, arg);
+	*list = grown;
+	return -1;
+}
+
+/* A whole unsigned number in C notation, or a usage error. */
+static int parse_ulong(const char *opt, const char *arg, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(arg, &end, 0);
+	if (!*arg || *end || errno || arg[0] == '-')
+		return report_usage(CMD, "invalid %s '%s'", opt, arg);
+	return -1;
+}
+
+static int parse_block_size(struct mkfs_ctl *ctl, const char *arg)
+{
+	long long v = (long long)mkfs_parse_num(arg[0] == '-' ? arg + 1 : arg,
+						 -1);
+
+	if (v < EXT2_MIN_BLOCK_SIZE || v > EXT2_MAX_BLOCK_SIZE ||
+	    (v & (v - 1)))
+		return report_usage(CMD, "invalid block size '%s' (a power "
+				    "of two, 1024 to 65536)", arg);
+	ctl->blocksize = arg[0] == '-' ? -(int)v : (int)v;
+	return -1;
+}
+
+static int parse_cluster_size(struct mkfs_ctl *ctl, const char *arg)
+{
+	unsigned long long v = mkfs_parse_num(arg, -1);
+
+	if (v <= EXT2_MIN_CLUSTER_SIZE || v > EXT2_MAX_CLUSTER_SIZE ||
+	    (v & (v - 1)))
+		return report_usage(CMD, "invalid cluster size '%s'", arg);
+	ctl->cluster_size = (int)v;
+	return -1;
+}
+
+static int parse_inode_ratio(struct mkfs_ctl *ctl, const char *arg)
+{
+	unsigned long long v = mkfs_parse_num(arg, -1);
+
+	if (v < EXT2_MIN_BLOCK_SIZE || v > EXT2_MAX_BLOCK_SIZE * 1024ULL)
+		return report_usage(CMD, "invalid inode ratio '%s' (min %d/"
+				    "max %d)", arg, EXT2_MIN_BLOCK_SIZE,
+				    EXT2_MAX_BLOCK_SIZE * 1024);
+	ctl->inode_ratio = (int)v;
+	return -1;
+}
+
+static int parse_reserved(struct mkfs_ctl *ctl, const char *arg)
+{
+	char *end;
+
+	ctl->reserved_ratio = strtod(arg, &end);
+	if (!*arg || *end || ctl->reserved_ratio > 50 ||
+	    ctl->reserved_ratio < 0)
+		return report_usage(CMD, "invalid reserved blocks percent "
+				    "'%s'", arg);
+	return -1;
+}
+
+static int parse_errors(struct mkfs_ctl *ctl, const char *arg)
+{
+	if (!strcmp(arg, "continue"))
+		ctl->errors_behavior = EXT2_ERRORS_CONTINUE;
+	else if (!strcmp(arg, "remount-ro"))
+		ctl->errors_behavior = EXT2_ERRORS_RO;
+	else if (!strcmp(arg, "panic"))
+		ctl->errors_behavior = EXT2_ERRORS_PANIC;
+	else
+		return report_usage(CMD, "invalid error behaviour '%s'", arg);
+	return -1;
+}
+
+static int parse_group_opt(struct mkfs_ctl *ctl, int c, const char *arg)
+{
+	unsigned long v;
+	int rc = parse_ulong(c == 'g' ? "blocks per group" : "flex_bg size",
+			     arg, &v);
+
+	if (rc >= 0)
+		return rc;
+	if (c == 'g') {
+		if (v % 8 || v > 0xffffffffUL)
+			return report_usage(CMD, "blocks per group must be a "
+					    "multiple of 8: '%s'", arg);
+		ctl->blocks_per_group = (unsigned int)v;
+	} else {
+		if (!v || (v & (v - 1)) || v > (1UL << 31))
+			return report_usage(CMD, "flex_bg size must be a "
+					    "power of 2 up to 2^31: '%s'", arg);
+		ctl->flex_bg_size = v;
+	}
+	return -1;
+}
+
+static int parse_small(struct mkfs_ctl *ctl, int c, const char *arg)
+{
+	unsigned long v;
+	uuid_t uu;
+	int rc = -1;
+
+	switch (c) {
+	case 'I':
+		rc = parse_ulong("inode size", arg, &v);
+		ctl->inode_size = v > UINT_MAX ? UINT_MAX : (unsigned int)v;
+		break;
+	case 'N':
+		rc = parse_ulong("number of inodes", arg, &v);
+		ctl->num_inodes = v;
+		break;
+	case 'L':
+		ctl->label = arg;
+		if (strlen(arg) > EXT2_LABEL_LEN)
+			fprintf(stderr, "ext4dev: warning: label '%s' is "
+				"longer than %d bytes; it is truncated\n",
+				arg, EXT2_LABEL_LEN);
+		break;
+	case 'U':
+		if (strcasecmp(arg, "clear") && strcasecmp(arg, "null") &&
+		    strcasecmp(arg, "random") && strcasecmp(arg, "time") &&
+		    uuid_parse(arg, uu))
+			return report_usage(CMD, "invalid UUID '%s'", arg);
+		ctl->uuid = arg;
+		break;
+	}
+	return rc;
+}
+
+static int parse_once(const char **slot, const char *arg, int c)
+{
+	if (*slot)
+		return report_usage(CMD, "the -%c option may only be used "
+				    "once", c);
+	*slot = arg;
+	return -1;
+}
+
+static int parse_one(struct mkfs_ctl *ctl, int c, char **argv)
+{
+	switch (c) {
+	case 'b': return parse_block_size(ctl, optarg);
+	case 'C': return parse_cluster_size(ctl, optarg);
+	case 'i': return parse_inode_ratio(ctl, optarg);
+	case 'm': return parse_reserved(ctl, optarg);
+	case 'e': return parse_errors(ctl, optarg);
+	case 'g': case 'G': return parse_group_opt(ctl, c, optarg);
+	case 'I': case 'N': case 'L': case 'U':
+		return parse_small(ctl, c, optarg);
+	case 'M': ctl->mount_dir = optarg; return -1;
+	case 'O': return append_list(&ctl->features, optarg);
+	case 'E': ctl->ext_opts = optarg; return -1;	/* mke2fs: the last */
+	case 'J': return mkfs_parse_journal_opts(ctl, optarg);
+	case 'j':
+		if (!ctl->journal_size)
+			ctl->journal_size = -1;
+		if (!ctl->journal_fc_size)
+			ctl->journal_fc_size = -1;
+		return -1;
+	case 't': return parse_once(&ctl->fs_type, optarg, c);
+	case 'T': return parse_once(&ctl->usage_types, optarg, c);
+	case 'F': ctl->force = true; return -1;
+	case 'n': ctl->noaction = true; return -1;
+	case 'q': ctl->quiet = true; return -1;
+	case 'v': ctl->verbose = true; return -1;
+	case 'P': ctl->production = true; return -1;
+	case 'h': return print_help();
+	case 'V': return ext4dev_print_version();
+	}
+	/* mke2fs options we leave out: name them, do not ignore them. */
+	if (c != '?' && c != ':' && strchr("cdDlorsSKRz", c))
+		return report_usage(CMD, "mke2fs option '-%c' is not "
+				    "supported by ext4dev mkfs", c);
+	return report_bad_option(CMD, c, argv);
+}
+
+static int parse_operands(struct mkfs_ctl *ctl, int argc, char **argv)
+{
+	if (optind >= argc)
+		return report_usage(CMD, "no device specified");
+	ctl->device = argv[optind++];
+	if (optind < argc)
+		ctl->size_arg = argv[optind++];
+	if (optind < argc)
+		return report_usage(CMD, "unexpected argument '%s'",
+				    argv[optind]);
+	if (ctl->size_arg) {
+		int log = ctl->blocksize > 0 ?
+			  __builtin_ctz((unsigned int)ctl->blocksize) - 10 : 0;
+
+		ctl->fs_blocks = mkfs_parse_num(ctl->size_arg, log);
+		if (!ctl->fs_blocks)
+			return report_usage(CMD, "invalid size '%s' for "
+					    "'%s'", ctl->size_arg,
+					    ctl->device);
+	}
+	return -1;
+}
+
+int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "production", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* mke2fs's letters, so the unsupported ones can be named. */
+	static const char optstr[] =
+		":b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:ST:U:Vz:h";
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		rc = parse_one(ctl, c, argv);
+		if (rc >= 0)
+			return rc;
+	}
+	return parse_operands(ctl, argc, argv);
+}

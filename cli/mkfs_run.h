@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef EXT4DEV_MKFS_RUN_H
+#define EXT4DEV_MKFS_RUN_H
+
+/* One mkfs run once the parameters are settled: the open filesystem. */
+
+#include <ext2fs/ext2fs.h>
+
+#include "mkfs.h"
+
+struct mkfs_run {
+	struct mkfs_ctl *ctl;
+	ext2_filsys fs;
+	struct ext2fs_journal_params jp;	/* zero: no journal */
+	blk64_t overhead;			/* s_overhead_clusters */
+	int lock_fd;				/* flock()ed device, or -1 */
+	bool lazy_itable;			/* after discard's verdict */
+};
+
+/* mkfs_build.c: ext2fs_initialize() and the superblock fields. */
+int mkfs_setup(struct mkfs_run *run);
+int mkfs_name(struct mkfs_run *run);
+void mkfs_run_release(struct mkfs_run *run);
+
+/* mkfs_write.c: discard, tables, directories, journal, close. */
+int mkfs_discard_and_wipe(struct mkfs_run *run);
+int mkfs_write(struct mkfs_run *run);
+
+/* mkfs_finish.c: journal, MMP, orphan file, accounting, close. */
+int mkfs_finish(struct mkfs_run *run);
+
+#endif
