@@ -86,6 +86,8 @@ static int build(struct mkfs_ctl *ctl)
 	int rc = mkfs_setup(&run);
 
 	if (rc < 0 && !ctl->noaction)
+		rc = mkfs_attach(&run);
+	if (rc < 0 && !ctl->noaction)
 		rc = mkfs_discard_and_wipe(&run);
 	if (rc < 0)
 		rc = mkfs_name(&run);

@@ -2,7 +2,8 @@
 /*
  * Set up the new filesystem in memory with ext2fs_initialize() and fill
  * in the superblock fields mke2fs sets after it, in mke2fs's order.
- * With -n nothing is opened for writing: libext2fs gets /dev/null.
+ * The device is opened (and a missing image file created) only once all
+ * of that has succeeded, and never with -n.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -195,34 +196,71 @@ static int lock_device(struct mkfs_run *run)
 	return report_failure("'%s': %s", ctl->device, strerror(errno));
 }
 
+/*
+ * In memory only: libext2fs gets /dev/null, so that everything that can
+ * still refuse (a journal too big, say) does so before the device is
+ * touched; mkfs_attach() then points the filesystem at the device.
+ */
 static int initialize(struct mkfs_run *run)
 {
 	struct mkfs_ctl *ctl = run->ctl;
-	const char *path = ctl->noaction ? "/dev/null" : ctl->device;
-	int flags = EXT2_FLAG_64BITS | (ctl->noaction ? 0 :
-					 EXT2_FLAG_EXCLUSIVE);
 	errcode_t err;
-	int rc;
 
-	if (!ctl->noaction) {
-		rc = lock_device(run);
-		if (rc >= 0)
-			return rc;
-		if (!ctl->dev_exists && !ctl->quiet)
-			printf("Creating regular file %s\n", ctl->device);
-	}
 	if (!ctl->production)
 		ctl->param.s_flags |= EXT2_FLAGS_TEST_FILESYS;
-	err = ext2fs_initialize(path, flags, &ctl->param, unix_io_manager,
-				&run->fs);
-	if (err == EBUSY)
-		err = EXT4DEV_ERR_BUSY;
+	err = ext2fs_initialize("/dev/null", EXT2_FLAG_64BITS, &ctl->param,
+				unix_io_manager, &run->fs);
 	if (err) {
 		run->fs = NULL;
 		return report_failure("'%s': %s (while setting up the "
 				      "superblock)", ctl->device,
 				      error_message(err));
 	}
+	return -1;
+}
+
+/* Swap the /dev/null channel for the device, opened exclusively. */
+static errcode_t open_device(struct mkfs_run *run)
+{
+	ext2_filsys fs = run->fs;
+	const char *path = run->ctl->device;
+	io_channel io;
+	char *name;
+	errcode_t err;
+
+	err = unix_io_manager->open(path, IO_FLAG_RW | IO_FLAG_EXCLUSIVE, &io);
+	if (err)
+		return err == EBUSY ? EXT4DEV_ERR_BUSY : err;
+	err = io_channel_set_blksize(io, fs->blocksize);
+	if (!err)
+		err = ext2fs_get_mem(strlen(path) + 1, &name);
+	if (err) {
+		io_channel_close(io);
+		return err;
+	}
+	strcpy(name, path);
+	ext2fs_free_mem(&fs->device_name);
+	fs->device_name = name;
+	io->app_data = fs;
+	io_channel_close(fs->io);
+	fs->io = fs->image_io = io;
+	return 0;
+}
+
+int mkfs_attach(struct mkfs_run *run)
+{
+	struct mkfs_ctl *ctl = run->ctl;
+	errcode_t err;
+	int rc = lock_device(run);
+
+	if (rc >= 0)
+		return rc;
+	if (!ctl->dev_exists && !ctl->quiet)
+		printf("Creating regular file %s\n", ctl->device);
+	err = open_device(run);
+	if (err)
+		return report_failure("'%s': %s", ctl->device,
+				      error_message(err));
 	return -1;
 }
 

@@ -195,6 +195,12 @@ static int check_features(struct mkfs_ctl *ctl)
 	    EXT2_CLUSTER_SIZE(p) > 16 * EXT2_BLOCK_SIZE(p))
 		fprintf(stderr, "ext4dev: warning: bigalloc with a cluster "
 			"size above 16 blocks is experimental\n");
+	if (ext2fs_has_feature_orphan_file(p) &&
+	    !ext2fs_has_feature_journal(p))
+		return conflict(ctl, "the orphan_file feature needs a journal");
+	if (ext2fs_has_feature_csum_seed(p) &&
+	    !ext2fs_has_feature_metadata_csum(p))
+		return conflict(ctl, "metadata_csum_seed needs metadata_csum");
 	if (ext2fs_has_feature_resize_inode(p) &&
 	    !ext2fs_has_feature_sparse_super(p))
 		return conflict(ctl, "resize_inode needs sparse_super "

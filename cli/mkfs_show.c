@@ -79,8 +79,9 @@ static void show_backups(ext2_filsys fs)
 			continue;
 		if (g != 1)
 			printf(", ");
+		/* Its digits, the ", " before the next: mke2fs's count. */
 		need = snprintf(num, sizeof(num), "%llu",
-				(unsigned long long)blk) + 1;
+				(unsigned long long)blk) + 2;
 		if (need > left) {
 			printf("\n\t");
 			left = 72;

@@ -26,7 +26,7 @@ static errcode_t discard_device(ext2_filsys fs)
 {
 	blk64_t blocks = ext2fs_blocks_count(fs->super), cur = 0;
 	blk64_t step = DISCARD_STEP_MB * 1024 * 1024 / fs->blocksize;
-	errcode_t err = io_channel_discard(fs->io, 0, 1);
+	errcode_t err = 0;
 
 	for (; !err && cur < blocks; cur += step)
 		err = io_channel_discard(fs->io, cur,
@@ -59,10 +59,20 @@ int mkfs_discard_and_wipe(struct mkfs_run *run)
 		ctl->itable_zeroed = true;
 		ctl->lazy_journal_init = 1;
 	}
-	if (ctl->discard && ctl->dev_size && !discard_device(run->fs) &&
-	    io_channel_discard_zeroes_data(run->fs->io)) {
-		run->lazy_itable = true;
-		ctl->itable_zeroed = true;
+	/* One block first: a device that cannot discard stays quiet. */
+	if (ctl->discard && ctl->dev_size &&
+	    !io_channel_discard(run->fs->io, 0, 1)) {
+		mkfs_step(ctl, "Discarding device blocks: ");
+		err = discard_device(run->fs);
+		mkfs_step(ctl, "%s\n", err ? "failed" : "done");
+		if (!err && io_channel_discard_zeroes_data(run->fs->io)) {
+			if (ctl->verbose)
+				mkfs_step(ctl, "Discard succeeded and will "
+					  "return 0s - skipping inode table "
+					  "wipe\n");
+			run->lazy_itable = true;
+			ctl->itable_zeroed = true;
+		}
 	}
 	err = zap_sectors(run->fs, 2, 6);
 	if (err)
