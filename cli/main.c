@@ -21,6 +21,8 @@ const struct ext4dev_cmd ext4dev_commands[] = {
 	  "set the test_filesystem flag (ext4dev may mount it)" },
 	{ "mark-production", cmd_mark, EXT4DEV_MARK_PRODUCTION,
 	  "clear the test_filesystem flag" },
+	{ "mkfs", cmd_mkfs, 0,
+	  "make an ext4 filesystem with the test_filesystem flag set" },
 	{ NULL, NULL, 0, NULL },
 };
 
