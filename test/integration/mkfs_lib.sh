@@ -1,0 +1,80 @@
+# shellcheck shell=bash
+# Helpers shared by the mkfs_* integration tests: make the same
+# filesystem with ext4dev mkfs and with mke2fs, and compare what the
+# e2fsprogs tools say about the two.
+
+MKFS_LINK=$(dirname "$EXT4DEV")/mkfs.ext4dev
+
+# Fields that differ on every run (random or clock-derived) or follow
+# from those (checksums); everything else dumpe2fs -h prints must agree.
+VOLATILE='^(Filesystem UUID|Directory Hash Seed|Checksum|Checksum seed|Journal checksum|Filesystem created|Last write time|Last mount time|Last checked|Journal sequence|MMP block number|MMP update interval):'
+
+# dumpe2fs -h without the volatile fields; fails if dumpe2fs does.
+header() {
+	local out
+	out=$(dumpe2fs -h "$1" 2>/dev/null) || return 1
+	grep -vE "$VOLATILE" <<<"$out"
+}
+
+# The value of one dumpe2fs -h field.
+field() {
+	dumpe2fs -h "$1" 2>/dev/null | sed -n "s/^$2: *//p"
+}
+
+# make_pair NAME SIZE OPTS...: $WORK/NAME.ref by mke2fs -t ext4 -E test_fs
+# and $WORK/NAME.img by ext4dev mkfs, same options.  With --production
+# first, no test_fs for mke2fs and --production for us.
+make_pair() {
+	local name=$1 size=$2 prod=
+	shift 2
+	if [ "${1:-}" = --production ]; then
+		prod=--production
+		shift
+	fi
+	local ref=$WORK/$name.ref img=$WORK/$name.img
+	rm -f "$ref" "$img"
+	if [ -n "$prod" ]; then
+		mke2fs -q -F -t ext4 "$@" "$ref" "$size" >"$WORK/ref.out" 2>&1
+	else
+		mke2fs -q -F -t ext4 -E test_fs "$@" "$ref" "$size" \
+			>"$WORK/ref.out" 2>&1
+	fi || { fail "$name: mke2fs failed: $(cat "$WORK/ref.out")"; return 1; }
+	"$EXT4DEV" mkfs -q $prod "$@" "$img" "$size" >"$WORK/ours.out" 2>&1 ||
+		{ fail "$name: ext4dev mkfs failed: $(cat "$WORK/ours.out")";
+		  return 1; }
+}
+
+# check_pair NAME [TYPE]: headers equal, e2fsck -fn clean, blkid says
+# TYPE (default ext4dev) for ours and the same for mke2fs's.
+check_pair() {
+	local name=$1 type=${2:-ext4dev}
+	local ref=$WORK/$name.ref img=$WORK/$name.img
+
+	if ! header "$ref" >"$WORK/ref.h" || ! header "$img" >"$WORK/img.h"
+	then
+		fail "$name: dumpe2fs -h failed"
+		return
+	fi
+	if ! grep -q '^Filesystem features:' "$WORK/img.h"; then
+		fail "$name: dumpe2fs -h printed no features"
+	elif diff -u "$WORK/ref.h" "$WORK/img.h" >"$WORK/diff"; then
+		pass
+	else
+		fail "$name: dumpe2fs -h differs from mke2fs's:"
+		cat "$WORK/diff" >&2
+	fi
+	if e2fsck -fn "$img" >"$WORK/fsck" 2>&1; then
+		pass
+	else
+		fail "$name: e2fsck -fn: $(tail -5 "$WORK/fsck")"
+	fi
+	check "$name: blkid says $type" [ "$(blkid_type "$img")" = "$type" ]
+	check "$name: blkid agrees with mke2fs's" \
+		[ "$(blkid_type "$img")" = "$(blkid_type "$ref")" ]
+}
+
+# same_bytes NAME: with -U and hash_seed fixed the images are identical.
+same_bytes() {
+	check "$1: byte-identical to mke2fs's" \
+		cmp -s "$WORK/$1.ref" "$WORK/$1.img"
+}
