@@ -7,8 +7,13 @@
  * existing signature, conflicting options) is checked before the first
  * write, so a refusal leaves the device's bytes as they were.
  */
+#define _GNU_SOURCE		/* SEEK_DATA */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "exitcodes.h"
@@ -36,12 +41,27 @@ static int check_unused(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 	return err ? report_fs_error(dev, err) : -1;
 }
 
+/* An image file that is all holes cannot hold any signature. */
+static bool all_holes(const char *path)
+{
+	struct stat st;
+	bool holes = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		holes = lseek(fd, 0, SEEK_DATA) < 0 && errno == ENXIO;
+	close(fd);
+	return holes;
+}
+
 /* What is on the device already; only -F (or -n) goes past it. */
 static int check_signature(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 {
 	errcode_t err;
 
-	if (!ctl->dev_exists || ctl->force)
+	if (!ctl->dev_exists || ctl->force || all_holes(ctl->device))
 		return -1;
 	err = fsio_probe_type(dev, false);
 	if (err)
