@@ -65,6 +65,7 @@ struct mkfs_ctl {
 	unsigned int root_uid, root_gid;
 	blk64_t orphan_file_blocks;
 	bool hash_seed_set;
+	unsigned int quota_types;	/* 1 << 0 usr, 1 grp, 2 prj */
 
 	/* What the device is. */
 	bool dev_exists, dev_is_blk;

@@ -194,6 +194,41 @@ static int set_orphan_size(const struct ext_src *src, const char *arg)
 	return -1;
 }
 
+/* quotatype=usr:grp:prj (',' also separates; ^type removes it). */
+static int set_quota_types(const struct ext_src *src, const char *arg)
+{
+	static const char *const names[][2] = {
+		{ "usr", "usrquota" }, { "grp", "grpquota" },
+		{ "prj", "prjquota" },
+	};
+	unsigned int bits = 0;
+	const char *p = arg;
+
+	if (!arg || !*arg)
+		return bad(src, "'quotatype' needs a value");
+	while (*p) {
+		size_t len = strcspn(p, ":,");
+		bool not = *p == '^';
+		int t;
+
+		for (t = 0; t < 3; t++)
+			if ((len - not == strlen(names[t][0]) &&
+			     !strncmp(p + not, names[t][0], len - not)) ||
+			    (len - not == strlen(names[t][1]) &&
+			     !strncmp(p + not, names[t][1], len - not)))
+				break;
+		if (t == 3)
+			return bad(src, "invalid quota type '%.*s'", (int)len,
+				   p);
+		bits = not ? bits & ~(1U << t) : bits | 1U << t;
+		p += len + (p[len] != '\0');
+	}
+	src->ctl->quota_types = bits;
+	if (bits & 4)
+		ext2fs_set_feature_project(&src->ctl->param);
+	return -1;
+}
+
 static int set_flag(const struct ext_src *src, const char *key,
 		    const struct flags_entry *flag)
 {
@@ -250,8 +285,10 @@ static int apply_one(const struct ext_src *src, const char *key,
 		return set_encoding(src, arg);
 	if (!strcmp(key, "orphan_file_size"))
 		return set_orphan_size(src, arg);
+	if (!strcmp(key, "quotatype"))
+		return set_quota_types(src, arg);
 	if (!strcmp(key, "offset") || !strcmp(key, "android_sparse") ||
-	    !strcmp(key, "no_copy_xattrs") || !strcmp(key, "quotatype") ||
+	    !strcmp(key, "no_copy_xattrs") ||
 	    !strcmp(key, "encoding_flags"))
 		return bad(src, "mke2fs extended option '%s' is not supported "
 			   "by ext4dev mkfs", key);

@@ -130,7 +130,9 @@ int mkfs_finish(struct mkfs_run *run)
 	fs->super->s_overhead_clusters = (__u32)run->overhead;
 	if (ext2fs_has_feature_bigalloc(&run->ctl->param))
 		fix_cluster_counts(fs);
-	rc = add_orphan_file(run);
+	rc = mkfs_quota(run);
+	if (rc < 0)
+		rc = add_orphan_file(run);
 	if (rc >= 0)
 		return rc;
 	mkfs_step(run->ctl, "Writing superblocks and filesystem accounting "

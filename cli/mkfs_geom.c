@@ -212,14 +212,9 @@ static int pick_features(struct mkfs_ctl *ctl)
 		ext2fs_clear_feature_orphan_file(p);
 	if (seed && !ext2fs_has_feature_metadata_csum(p))
 		ext2fs_clear_feature_csum_seed(p);
-	if (ext2fs_has_feature_journal_dev(p) || ext2fs_has_feature_quota(p) ||
-	    ext2fs_has_feature_project(p))
-		return report_usage(EXT4DEV_MKFS_CMD, "feature '%s' is not "
-				    "supported by ext4dev mkfs",
-				    ext2fs_has_feature_journal_dev(p) ?
-				    "journal_dev" :
-				    ext2fs_has_feature_quota(p) ? "quota" :
-				    "project");
+	if (ext2fs_has_feature_journal_dev(p))
+		return report_usage(EXT4DEV_MKFS_CMD, "feature 'journal_dev' "
+				    "is not supported by ext4dev mkfs");
 	return -1;
 }
 

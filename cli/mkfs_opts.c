@@ -80,6 +80,7 @@ void mkfs_ctl_init(struct mkfs_ctl *ctl)
 	ctl->num_backups = EXT4DEV_UNSET;
 	ctl->assume_prezeroed = EXT4DEV_UNSET;
 	ctl->journal_blk_loc = ~0ULL;
+	ctl->quota_types = 3;		/* user and group, as in mke2fs */
 }
 
 void mkfs_ctl_free(struct mkfs_ctl *ctl)

@@ -222,10 +222,20 @@ static int pick_inode_size(struct mkfs_ctl *ctl)
 	int conf_isz;
 	bool warn;
 
+	if (ext2fs_has_feature_project(p)) {
+		ctl->quota_types |= 4;
+		if (isz == EXT2_GOOD_OLD_INODE_SIZE)
+			return conflict(ctl, "128-byte inodes (-I 128) are too "
+					"small for project quota");
+	}
 	if (!isz) {
 		if (mkfs_prof_int(&ctl->prof, "inode_size", 0, &conf_isz))
 			return prof_error(ctl);
 		isz = conf_isz < 0 ? 1 : (unsigned int)conf_isz;
+		/* Project ids live in the large inode. */
+		if (ext2fs_has_feature_project(p) &&
+		    isz <= EXT2_GOOD_OLD_INODE_SIZE * 2)
+			isz = EXT2_GOOD_OLD_INODE_SIZE * 2;
 	}
 	if (!flex && ext2fs_has_feature_flex_bg(p) &&
 	    mkfs_prof_uint(&ctl->prof, "flex_bg_size", 16, &flex))

@@ -27,6 +27,9 @@ void mkfs_run_release(struct mkfs_run *run);
 int mkfs_discard_and_wipe(struct mkfs_run *run);
 int mkfs_write(struct mkfs_run *run);
 
+/* mkfs_quota.c: the quota inodes, when -O quota asks for them. */
+int mkfs_quota(struct mkfs_run *run);
+
 /* mkfs_finish.c: journal, MMP, orphan file, accounting, close. */
 int mkfs_finish(struct mkfs_run *run);
 

@@ -67,9 +67,24 @@ csum-seed -O metadata_csum_seed
 fast-commit -O fast_commit
 casefold -O casefold
 large-dir -O large_dir,ea_inode
+quota -O quota
+project -O quota,project
+EOF
+while read -r name opts; do
+	# shellcheck disable=SC2086
+	case_ "$name" 64M $opts
+done <<'EOF'
+quota-types -O quota -E test_fs,quotatype=usr:prj
+quota-owner -O quota -E test_fs,root_owner=1000:2000
+quota-128 -I 128 -O quota
+project-only -O project
 EOF
 TYPE=ambivalent case_ ext2-like 64M -O ^has_journal,^extent,^64bit,^flex_bg,^huge_file,^dir_nlink,^extra_isize,^metadata_csum
 bytes bytes-meta-bg 64M -O ^resize_inode,meta_bg
+for bs in 1024 2048 4096; do
+	bytes "bytes-quota-$bs" 64M -b "$bs" -O quota,project \
+		-E "test_fs,hash_seed=$U,root_owner=1000:2000"
+done
 bytes bytes-bigalloc 64M -b 1024 -O bigalloc -C 16384
 bytes bytes-sparse2 64M -O sparse_super2 -E "test_fs,hash_seed=$U,num_backup_sb=1"
 

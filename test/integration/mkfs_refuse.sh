@@ -120,6 +120,7 @@ resize_inode and meta_bg|-O meta_bg
 -J size|-J size=60
 metadata_csum_seed needs metadata_csum|-O ^metadata_csum,metadata_csum_seed
 orphan_file feature needs a journal|-O ^has_journal,orphan_file
+-I 128.*project quota|-I 128 -O quota,project
 EOF
 refuse 8 "do not fit in 32 bits.*\\^64bit" "$NEW" -O ^64bit "$NEW" 20T
 refuse 8 "larger than the page size" "$NEW" -b 65536 "$NEW" 64M
@@ -139,7 +140,8 @@ option '-z' is not supported|-z undo NEWIMG 8M
 unknown extended option 'bogus'|-E bogus NEWIMG 8M
 extended option 'offset' is not supported|-E offset=4096 NEWIMG 8M
 invalid filesystem feature list 'bogus'|-O bogus NEWIMG 8M
-feature 'quota' is not supported|-O quota NEWIMG 8M
+feature 'journal_dev' is not supported|-O journal_dev NEWIMG 8M
+invalid quota type 'bogus'|-O quota -E quotatype=usr:bogus NEWIMG 8M
 journal option 'device' is not supported|-J device=/dev/sdz NEWIMG 8M
 invalid UUID 'xyz'|-U xyz NEWIMG 8M
 -t option may only be used once|-t ext4 -t ext4 NEWIMG 8M

@@ -165,7 +165,7 @@ static void test_ext_opt_errors(void **state)
 	static const char *const usage[] = {
 		"nosuch", "stride", "stride=x", "num_backup_sb=3",
 		"root_owner=1", "root_owner=a:b", "desc_size=64",
-		"offset=4096", "quotatype=usrquota", "hash_seed=zz",
+		"offset=4096", "quotatype=usr:bogus", "hash_seed=zz",
 		"encoding=nosuch", "orphan_file_size=0", "resize=0",
 	};
 	struct mkfs_ctl ctl;
@@ -177,6 +177,13 @@ static void test_ext_opt_errors(void **state)
 			fail_msg("-E %s is not a usage error", usage[i]);
 		mkfs_ctl_free(&ctl);
 	}
+	/* quotatype: a list; prj brings the project feature. */
+	small_fs(&ctl);
+	assert_int_equal(mkfs_parse_ext_opts(&ctl, "quotatype=grpquota:prj",
+					     NULL), -1);
+	assert_int_equal(ctl.quota_types, 6);
+	assert_true(ext2fs_has_feature_project(&ctl.param));
+	mkfs_ctl_free(&ctl);
 	/* From the conf file the same mistake is operational: exit 8. */
 	small_fs(&ctl);
 	assert_int_equal(mkfs_parse_ext_opts(&ctl, "nosuch", "conf"),
