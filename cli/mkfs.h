@@ -95,8 +95,10 @@ int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
 /* SIZE, -b, -C and -E size values: blocks, or bytes with K/M/G/T/s. */
 unsigned long long mkfs_parse_num(const char *arg, int log_block_size);
 
-/* mkfs_geom.c: the device's size and the superblock parameters;
- * like every stage, -1 to go on or an exit code. */
+/*
+ * mkfs_geom.c: the device's size and the superblock parameters; like
+ * every stage, -1 to go on or an exit code.
+ */
 int mkfs_conf_error(const struct mkfs_conf_err *err);
 int mkfs_probe_device(struct mkfs_ctl *ctl);
 int mkfs_geometry(struct mkfs_ctl *ctl);

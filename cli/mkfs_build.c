@@ -243,7 +243,8 @@ static errcode_t open_device(struct mkfs_run *run)
 	fs->device_name = name;
 	io->app_data = fs;
 	io_channel_close(fs->io);
-	fs->io = fs->image_io = io;
+	fs->io = io;
+	fs->image_io = io;
 	return 0;
 }
 

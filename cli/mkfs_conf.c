@@ -108,7 +108,7 @@ static struct mkfs_conf_node *find_child(struct mkfs_conf_node *parent,
 					 const char *name, bool section)
 {
 	for (struct mkfs_conf_node *n = parent->child; n; n = n->next)
-		if (!strcmp(n->name, name) && (n->value == NULL) == section)
+		if (!strcmp(n->name, name) && !n->value == section)
 			return n;
 	return NULL;
 }
@@ -176,15 +176,17 @@ static errcode_t parse_relation(struct conf_parser *p, char *cp)
 			return parse_fail(p, "blank inside name '%s'", tag);
 	}
 	value = skip_blanks(eq + 1);
-	if (*value == '"') {
-		unquote(++value);
-	} else if (end_or_comment(*value)) {
+	if (end_or_comment(*value)) {
 		p->want_brace = true;
 		return open_sub(p, tag);
-	} else if (*value == '{') {
+	}
+	if (*value == '{') {
 		if (!end_or_comment(*skip_blanks(value + 1)))
 			return parse_fail(p, "unexpected text after '{'");
 		return open_sub(p, tag);
+	}
+	if (*value == '"') {
+		unquote(++value);
 	} else {
 		char *end = skip_word(value);
 
@@ -334,7 +336,8 @@ static void free_children(struct mkfs_conf_node *n)
 		free(c->value);
 		free(c);
 	}
-	n->child = n->last = NULL;
+	n->child = NULL;
+	n->last = NULL;
 }
 
 void mkfs_conf_free(struct mkfs_conf *conf)

@@ -175,10 +175,10 @@ static int set_number_key(const struct ext_src *src, const char *key,
 		ctl->param.s_raid_stripe_width = (__u32)v;
 	else if (!strcmp(key, "mmp_update_interval"))
 		ctl->param.s_mmp_update_interval = (__u16)v;
-	else if (v > 2)
-		return bad(src, "invalid num_backup_sb '%s' (0, 1 or 2)", arg);
-	else
+	else if (v <= 2)
 		ctl->num_backups = (int)v;
+	else
+		return bad(src, "invalid num_backup_sb '%s' (0, 1 or 2)", arg);
 	return -1;
 }
 

@@ -80,7 +80,8 @@ static void fix_cluster_counts(ext2_filsys fs)
 		} else {
 			blk = next;
 			if (ext2fs_find_first_set_block_bitmap2(fs->block_map,
-							blk, end, &next))
+								blk, end,
+								&next))
 				next = end + 1;
 			grp_free += (unsigned int)EXT2FS_NUM_B2C(fs, next - blk);
 			total += next - blk;

@@ -73,8 +73,8 @@ int mkfs_probe_device(struct mkfs_ctl *ctl)
 		return report_failure("'%s': %s", ctl->device,
 				      strerror(EISDIR));
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return report_failure("'%s': %s", ctl->device, error_message(
-				      EXT4DEV_ERR_NOT_BLOCK_OR_FILE));
+		return report_failure("'%s': %s", ctl->device,
+				      error_message(EXT4DEV_ERR_NOT_BLOCK_OR_FILE));
 	ctl->dev_exists = true;
 	ctl->dev_is_blk = S_ISBLK(st.st_mode);
 	err = ext2fs_get_device_size2(ctl->device, bs, &ctl->dev_size);

@@ -243,37 +243,87 @@ static int parse_once(const char **slot, const char *arg, int c)
 	return -1;
 }
 
-static int parse_one(struct mkfs_ctl *ctl, int c, char **argv)
+/* Options that take no argument; -2 when @c is not one of them. */
+static int parse_switch(struct mkfs_ctl *ctl, int c)
 {
 	switch (c) {
-	case 'b': return parse_block_size(ctl, optarg);
-	case 'C': return parse_cluster_size(ctl, optarg);
-	case 'i': return parse_inode_ratio(ctl, optarg);
-	case 'm': return parse_reserved(ctl, optarg);
-	case 'e': return parse_errors(ctl, optarg);
-	case 'g': case 'G': return parse_group_opt(ctl, c, optarg);
-	case 'I': case 'N': case 'L': case 'U':
-		return parse_small(ctl, c, optarg);
-	case 'M': ctl->mount_dir = optarg; return -1;
-	case 'O': return append_list(&ctl->features, optarg);
-	case 'E': ctl->ext_opts = optarg; return -1;	/* mke2fs: the last */
-	case 'J': return mkfs_parse_journal_opts(ctl, optarg);
 	case 'j':
 		if (!ctl->journal_size)
 			ctl->journal_size = -1;
 		if (!ctl->journal_fc_size)
 			ctl->journal_fc_size = -1;
 		return -1;
-	case 't': return parse_once(&ctl->fs_type, optarg, c);
-	case 'T': return parse_once(&ctl->usage_types, optarg, c);
-	case 'F': ctl->force = true; return -1;
-	case 'n': ctl->noaction = true; return -1;
-	case 'q': ctl->quiet = true; return -1;
-	case 'v': ctl->verbose = true; return -1;
-	case 'P': ctl->production = true; return -1;
-	case 'h': return print_help();
-	case 'V': return ext4dev_print_version();
+	case 'F':
+		ctl->force = true;
+		return -1;
+	case 'n':
+		ctl->noaction = true;
+		return -1;
+	case 'q':
+		ctl->quiet = true;
+		return -1;
+	case 'v':
+		ctl->verbose = true;
+		return -1;
+	case 'P':
+		ctl->production = true;
+		return -1;
+	case 'h':
+		return print_help();
+	case 'V':
+		return ext4dev_print_version();
 	}
+	return -2;
+}
+
+/* Options with an argument; -2 when @c is not one of them. */
+static int parse_valued(struct mkfs_ctl *ctl, int c, char *arg)
+{
+	switch (c) {
+	case 'b':
+		return parse_block_size(ctl, arg);
+	case 'C':
+		return parse_cluster_size(ctl, arg);
+	case 'i':
+		return parse_inode_ratio(ctl, arg);
+	case 'm':
+		return parse_reserved(ctl, arg);
+	case 'e':
+		return parse_errors(ctl, arg);
+	case 'g':
+	case 'G':
+		return parse_group_opt(ctl, c, arg);
+	case 'I':
+	case 'N':
+	case 'L':
+	case 'U':
+		return parse_small(ctl, c, arg);
+	case 'M':
+		ctl->mount_dir = arg;
+		return -1;
+	case 'O':
+		return append_list(&ctl->features, arg);
+	case 'E':
+		ctl->ext_opts = arg;	/* as in mke2fs, the last one counts */
+		return -1;
+	case 'J':
+		return mkfs_parse_journal_opts(ctl, arg);
+	case 't':
+		return parse_once(&ctl->fs_type, arg, c);
+	case 'T':
+		return parse_once(&ctl->usage_types, arg, c);
+	}
+	return -2;
+}
+
+static int parse_one(struct mkfs_ctl *ctl, int c, char **argv)
+{
+	int rc = parse_switch(ctl, c);
+
+	if (rc == -2)
+		rc = parse_valued(ctl, c, optarg);
+	if (rc != -2)
+		return rc;
 	/* mke2fs options we leave out: name them, do not ignore them. */
 	if (c != '?' && c != ':' && strchr("cdDlorsSKRz", c))
 		return report_usage(CMD, "mke2fs option '-%c' is not "

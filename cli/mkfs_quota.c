@@ -26,6 +26,7 @@
 #define QT_MAX_IDS	8	/* root, lost+found: two at most */
 
 static const __u32 qt_magic[] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
+static const unsigned char qt_zero_entry[QT_ENTRY];
 
 struct qt_use {
 	__u32 id;
@@ -96,8 +97,10 @@ static errcode_t qt_new_block(struct qt_file *q, unsigned int *blk)
 	return 0;
 }
 
-/* The first free slot of the data block with room; a block that fills
- * leaves the list of blocks with free entries. */
+/*
+ * The first free slot of the data block with room; a block that fills
+ * leaves the list of blocks with free entries.
+ */
 static errcode_t qt_entry(struct qt_file *q, const struct qt_use *u,
 			  unsigned int *blk)
 {
@@ -123,7 +126,7 @@ static errcode_t qt_entry(struct qt_file *q, const struct qt_use *u,
 	b[9] = (unsigned char)((n + 1) >> 8);
 	qt_log_blk(q, 'w', *blk);
 	slot = b + QT_HDR;
-	while (memcmp(slot, (unsigned char[QT_ENTRY]){ 0 }, QT_ENTRY))
+	while (memcmp(slot, qt_zero_entry, QT_ENTRY))
 		slot += QT_ENTRY;
 	q->entry_off = (unsigned int)(slot - q->buf);
 	put32(slot, u->id);
@@ -132,8 +135,10 @@ static errcode_t qt_entry(struct qt_file *q, const struct qt_use *u,
 	return 0;
 }
 
-/* e2fsprogs' do_insert_tree(): down the tree, new blocks on the way
- * down, each changed block written on the way back up. */
+/*
+ * e2fsprogs' do_insert_tree(): down the tree, new blocks on the way
+ * down, each changed block written on the way back up.
+ */
 static errcode_t qt_insert(struct qt_file *q, const struct qt_use *u,
 			   unsigned int *treeblk, int depth)
 {
@@ -149,12 +154,12 @@ static errcode_t qt_insert(struct qt_file *q, const struct qt_use *u,
 			return err;
 	}
 	next = get32(qt_block(q, *treeblk) + 4 * idx);
-	if (depth == QT_DEPTH - 1)
-		err = qt_entry(q, u, &next);
-	else if (next)
+	if (depth < QT_DEPTH - 1 && next)
 		return qt_insert(q, u, &next, depth + 1);
-	else
+	if (depth < QT_DEPTH - 1)
 		err = qt_insert(q, u, &next, depth + 1);
+	else
+		err = qt_entry(q, u, &next);
 	if (err)
 		return err;
 	put32(qt_block(q, *treeblk) + 4 * idx, next);
@@ -201,6 +206,29 @@ static errcode_t qt_add(struct qt_usage *qu, int type, __u32 id,
 	return 0;
 }
 
+/* mke2fs's rule: root and ordinary inodes, not the hidden files. */
+static bool qt_counted(ext2_filsys fs, ext2_ino_t ino,
+		       const struct ext2_inode_large *inode)
+{
+	if (!inode->i_links_count)
+		return false;
+	if (ino != EXT2_ROOT_INO && ino < EXT2_FIRST_INODE(fs->super))
+		return false;
+	return ino != fs->super->s_prj_quota_inum &&
+	       ino != fs->super->s_orphan_file_inum;
+}
+
+static errcode_t qt_add_inode(ext2_filsys fs, struct qt_usage *qu,
+			      struct ext2_inode_large *inode)
+{
+	__u64 space = ext2fs_get_stat_i_blocks(fs, EXT2_INODE(inode)) << 9;
+	errcode_t err = 0;
+
+	for (int t = 0; !err && t < 3; t++)
+		err = qt_add(qu, t, qt_id(fs, t, inode), space);
+	return err;
+}
+
 /*
  * Scan every inode, as mke2fs does (its reads matter: they flush the io
  * cache, and so decide how many bytes s_kbytes_written counts).  On a
@@ -221,19 +249,13 @@ static errcode_t qt_scan(ext2_filsys fs, struct qt_usage *qu)
 		return err;
 	}
 	memset(qu, 0, sizeof(*qu));
-	while (!(err = ext2fs_get_next_inode_full(scan, &ino,
-			(struct ext2_inode *)inode, (int)isz)) && ino) {
-		__u64 space;
-
-		if (!inode->i_links_count || (ino != EXT2_ROOT_INO &&
-		    ino < EXT2_FIRST_INODE(fs->super)) ||
-		    ino == fs->super->s_prj_quota_inum ||
-		    ino == fs->super->s_orphan_file_inum)
-			continue;
-		space = ext2fs_get_stat_i_blocks(fs,
-				(struct ext2_inode *)inode) << 9;
-		for (int t = 0; !err && t < 3; t++)
-			err = qt_add(qu, t, qt_id(fs, t, inode), space);
+	for (;;) {
+		err = ext2fs_get_next_inode_full(scan, &ino, EXT2_INODE(inode),
+						 (int)isz);
+		if (err || !ino)
+			break;
+		if (qt_counted(fs, ino, inode))
+			err = qt_add_inode(fs, qu, inode);
 		if (err)
 			break;
 	}
@@ -296,7 +318,7 @@ static errcode_t qt_inode(ext2_filsys fs, int type, ext2_ino_t *ino)
 				       0, ino);
 		if (err)
 			return err;
-		ext2fs_inode_alloc_stats2(fs, *ino, +1, 0);
+		ext2fs_inode_alloc_stats2(fs, *ino, 1, 0);
 		ext2fs_mark_ib_dirty(fs);
 	}
 	/* mke2fs reads it first; the read keeps the io cache in step. */
@@ -304,8 +326,9 @@ static errcode_t qt_inode(ext2_filsys fs, int type, ext2_ino_t *ino)
 	if (err)
 		return err;
 	memset(&inode, 0, sizeof(inode));
-	inode.i_atime = inode.i_mtime = inode.i_ctime =
-		(__u32)(fs->now ? fs->now : time(NULL));
+	inode.i_atime = (__u32)(fs->now ? fs->now : time(NULL));
+	inode.i_mtime = inode.i_atime;
+	inode.i_ctime = inode.i_atime;
 	inode.i_links_count = 1;
 	inode.i_mode = LINUX_S_IFREG | 0600;
 	inode.i_flags = EXT2_IMMUTABLE_FL;

@@ -91,14 +91,14 @@ static errcode_t packed_tables(ext2_filsys fs)
 	for (g = 0; !err && g < fs->group_desc_count; g++) {
 		err = ext2fs_new_block2(fs, goal, NULL, &goal);
 		if (!err) {
-			ext2fs_block_alloc_stats2(fs, goal, +1);
+			ext2fs_block_alloc_stats2(fs, goal, 1);
 			ext2fs_block_bitmap_loc_set(fs, g, goal);
 		}
 	}
 	for (g = 0; !err && g < fs->group_desc_count; g++) {
 		err = ext2fs_new_block2(fs, goal, NULL, &goal);
 		if (!err) {
-			ext2fs_block_alloc_stats2(fs, goal, +1);
+			ext2fs_block_alloc_stats2(fs, goal, 1);
 			ext2fs_inode_bitmap_loc_set(fs, g, goal);
 		}
 	}
@@ -109,11 +109,20 @@ static errcode_t packed_tables(ext2_filsys fs)
 		if (err)
 			break;
 		ext2fs_block_alloc_stats_range(fs, goal,
-					       fs->inode_blocks_per_group, +1);
+					       fs->inode_blocks_per_group, 1);
 		ext2fs_inode_table_loc_set(fs, g, goal);
 		ext2fs_group_desc_csum_set(fs, g);
 	}
 	return err;
+}
+
+/* Clusters the group tables use: part of s_overhead_clusters. */
+static errcode_t count_overhead(ext2_filsys fs, blk64_t *overhead)
+{
+	blk64_t first = fs->super->s_first_data_block;
+	blk64_t last = ext2fs_blocks_count(fs->super) - 1;
+
+	return ext2fs_count_used_clusters(fs, first, last, overhead);
 }
 
 static int allocate_tables(struct mkfs_run *run)
@@ -131,10 +140,7 @@ static int allocate_tables(struct mkfs_run *run)
 	if (!err)
 		err = ext2fs_convert_subcluster_bitmap(fs, &fs->block_map);
 	if (!err)
-		err = ext2fs_count_used_clusters(fs,
-					fs->super->s_first_data_block,
-					ext2fs_blocks_count(fs->super) - 1,
-					&run->overhead);
+		err = count_overhead(fs, &run->overhead);
 	if (err)
 		return fail(run, err, "allocating group tables");
 	mkfs_step(run->ctl, "done\n");
@@ -200,6 +206,11 @@ static errcode_t write_reserved_inodes(ext2_filsys fs)
 	return err;
 }
 
+static unsigned int used_inodes(ext2_filsys fs, dgrp_t g)
+{
+	return fs->super->s_inodes_per_group - ext2fs_bg_itable_unused(fs, g);
+}
+
 static int write_inode_tables(struct mkfs_run *run)
 {
 	ext2_filsys fs = run->fs;
@@ -213,10 +224,8 @@ static int write_inode_tables(struct mkfs_run *run)
 		int num = (int)fs->inode_blocks_per_group;
 
 		if (run->lazy_itable)
-			num = (int)ext2fs_div_ceil(
-				(fs->super->s_inodes_per_group -
-				 ext2fs_bg_itable_unused(fs, g)) * isz,
-				fs->blocksize);
+			num = (int)ext2fs_div_ceil(used_inodes(fs, g) * isz,
+						   fs->blocksize);
 		if (!run->lazy_itable || zeroed) {
 			ext2fs_bg_flags_set(fs, g, EXT2_BG_INODE_ZEROED);
 			ext2fs_group_desc_csum_set(fs, g);
@@ -282,10 +291,10 @@ static int make_directories(struct mkfs_run *run)
 		return fail(run, err, "creating /lost+found");
 	for (ext2_ino_t i = EXT2_ROOT_INO + 1; i < EXT2_FIRST_INODE(fs->super);
 	     i++)
-		ext2fs_inode_alloc_stats2(fs, i, +1, 0);
+		ext2fs_inode_alloc_stats2(fs, i, 1, 0);
 	ext2fs_mark_ib_dirty(fs);
 	ext2fs_mark_inode_bitmap2(fs->inode_map, EXT2_BAD_INO);
-	ext2fs_inode_alloc_stats2(fs, EXT2_BAD_INO, +1, 0);
+	ext2fs_inode_alloc_stats2(fs, EXT2_BAD_INO, 1, 0);
 	err = ext2fs_update_bb_inode(fs, NULL);
 	if (err)
 		return fail(run, err, "setting the bad block inode");
