@@ -237,7 +237,7 @@ static errcode_t qt_add_inode(ext2_filsys fs, struct qt_usage *qu,
 static errcode_t qt_scan(ext2_filsys fs, struct qt_usage *qu)
 {
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
-	struct ext2_inode_large *inode;
+	struct ext2_inode_large *inode = NULL;
 	ext2_inode_scan scan;
 	ext2_ino_t ino;
 	errcode_t err = ext2fs_get_memzero(isz, &inode);

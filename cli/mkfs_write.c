@@ -196,7 +196,7 @@ static int wipe_end(struct mkfs_run *run)
 static errcode_t write_reserved_inodes(ext2_filsys fs)
 {
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
-	struct ext2_inode *inode;
+	struct ext2_inode *inode = NULL;
 	errcode_t err = ext2fs_get_memzero(isz, &inode);
 
 	for (ext2_ino_t ino = 1; !err && ino < EXT2_FIRST_INO(fs->super);
