@@ -26,11 +26,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # (value << 1) | 1.  Values that QEMU itself never exits with.
 readonly EXIT_PASS=33 EXIT_FAIL=35
 readonly IMAGE_MB=16
-# The single place to switch scenario 1 to "ext4dev mkfs" in the guest:
-# "host" gives the guest an image made by mke2fs -t ext4 -E test_fs,
-# "guest" gives it a blank disk to run ext4dev mkfs on.  To try the other
-# way without editing: EXT4DEV_QEMU_MKFS=guest.
-readonly MAIN_MKFS=${EXT4DEV_QEMU_MKFS:-host}
+# Who makes the main disk of scenario 1: "guest" gives the guest a blank
+# disk to run ext4dev mkfs on (the default, now that mkfs exists), "host"
+# an image made by mke2fs -t ext4 -E test_fs.  EXT4DEV_QEMU_MKFS=host
+# brings the old way back without editing.
+readonly MAIN_MKFS=${EXT4DEV_QEMU_MKFS:-guest}
 # Fixed identity of the LABEL=/UUID= disk, passed on to the guest.
 readonly LABEL=ext4dev-label
 readonly LABEL_UUID=6f2b1c3e-5a4d-4e8f-9b7a-0c1d2e3f4a5b

@@ -88,11 +88,13 @@ result() {
 	fi
 }
 
-# boot MODE: run run-boot.sh against the fake; sets $boot_rc.
+# boot MODE: run run-boot.sh against the fake; sets $boot_rc.  The fake
+# guest makes no filesystem, so the host must (EXT4DEV_QEMU_MKFS=host).
 boot() {
 	boot_rc=0
 	PATH=$work/bin:$PATH FAKE_MODE=$1 FAKE_NAMES=$names \
 		EXT4DEV_QEMU_ACCEL=tcg EXT4DEV_QEMU_TIMEOUT=3 \
+		EXT4DEV_QEMU_MKFS=host \
 		"$here/run-boot.sh" --kernel "$work/bzImage" \
 		--initramfs "$work/initramfs.cpio" --suite normal \
 		--out "$work/boot" --expect "$names" >"$work/$1.log" 2>&1 ||
