@@ -40,8 +40,13 @@ rc=$?
 set -e
 grep -E '^(stat::|#[0-9]+[[:space:]]+(DONE|INITED))|ERROR|SUMMARY|^==|Test unit written' \
 	"$work/log" || true
+# No final stats line: the fuzzer did not finish its run.
+if [ "$rc" -eq 0 ] && ! grep -qE '^#[0-9]+[[:space:]]+DONE' "$work/log"; then
+	echo "$name: the fuzzer exited 0 without its final stats"
+	rc=1
+fi
 if [ "$rc" -ne 0 ]; then
-	tail -n 60 "$work/log"
+	tail -n 60 "$work/log" || true
 	echo "$name: 0 passed, 1 failed"
 	exit 1
 fi
