@@ -87,8 +87,8 @@ expect_refused() {
 	*) fail "mount -t $type $dev failed, but not with EINVAL: $out" ;;
 	esac
 	case $kind in
-	ext4dev) line="EXT4-fs ($name): test_filesystem flag not set, refusing to mount as ext4dev; set it with 'ext4dev mark-test' or 'tune2fs -E test_fs'" ;;
-	require) line="EXT4-fs ($name): test_filesystem flag not set and ext4.require_test_fs=1, refusing to mount; set it with 'ext4dev mark-test' or 'tune2fs -E test_fs'" ;;
+	ext4dev) line="EXT4-fs ($name): test_filesystem flag not set, refusing to mount as ext4dev; set it with 'tune2fs -E test_fs'" ;;
+	require) line="EXT4-fs ($name): test_filesystem flag not set and ext4.require_test_fs=1, refusing to mount; set it with 'tune2fs -E test_fs'" ;;
 	esac
 	dmesg | grep -qF "$line" ||
 		fail "no gate message for $name in the kernel log: $(dmesg | tail -n 3)"

@@ -1,0 +1,81 @@
+#!/bin/bash
+# One CTest result for one outcome of a boot made by run-rootboot.sh, read
+# from its console log.
+#
+# usage: check-rootboot.sh BOOT_DIR NAME
+#
+#   mounted_as_ext4      the kernel mounted /dev/vda as ext4 and ran init
+#   no_gate_line         the console has no refusal of the root (vda)
+#   refused_with_reason  no init; the console has require_test_fs's refusal
+#                        of vda and the kernel's "unable to mount root"
+#   explicit_ext4dev_refused
+#                        init's MS_SILENT "mount -t ext4dev" of unflagged
+#                        vdc failed with EINVAL, and the console says why
+#   anything else        init reported "ok NAME"
+#
+# exit: 0 holds, 1 does not (or the boot failed), 77 boot skipped
+set -euo pipefail
+
+dir=${1:?usage: check-rootboot.sh BOOT_DIR NAME}
+name=${2:?usage: check-rootboot.sh BOOT_DIR NAME}
+log=$dir/console.log
+
+readonly GATE="test_filesystem flag not set"
+readonly EXT4DEV_LINE="EXT4-fs (vdc): $GATE, refusing to mount as ext4dev; set it with 'tune2fs -E test_fs'"
+readonly REQUIRE_LINE="EXT4-fs (vda): $GATE and ext4.require_test_fs=1, refusing to mount; set it with 'tune2fs -E test_fs'"
+
+fail() {
+	echo "FAIL: $name: $*" >&2
+	echo "console log: $log" >&2
+	exit 1
+}
+
+has() {
+	tr -d '\r' <"$log" | grep -qF -- "$1"
+}
+
+# An init report line for NAME, printed whatever it says.
+init_result() {
+	local line
+
+	line=$(tr -d '\r' <"$log" | grep -E "^rootinit: (not )?ok $1( |$)" | head -n1)
+	[[ -n $line ]] || fail "init did not report '$1'"
+	echo "$line"
+	[[ $line == "rootinit: ok "* ]] || fail "${line#*# }"
+}
+
+[[ -f $dir/boot.status ]] || fail "no boot in '$dir' (the boot test did not run)"
+status=$(<"$dir/boot.status")
+if [[ $status == skip:* ]]; then
+	echo "SKIP: $name: the boot was skipped:${status#skip:}"
+	exit 77
+fi
+[[ $status == ok ]] || fail "the boot failed: ${status#not ok: }"
+
+case $name in
+mounted_as_ext4)
+	init_result root
+	has "rootinit: ok root # /dev/root ext4" || fail "root is not mounted as ext4"
+	has "rootinit: done" || fail "init did not finish"
+	;;
+no_gate_line)
+	if tr -d '\r' <"$log" | grep -F "$GATE" | grep -F "(vda)"; then
+		fail "the root mount logged the gate"
+	fi
+	has "rootinit: started" || fail "init did not run, so the root did not mount"
+	echo "no gate line for vda"
+	;;
+refused_with_reason)
+	has "$REQUIRE_LINE" || fail "no refusal line for vda: '$REQUIRE_LINE'"
+	has "VFS: Unable to mount root fs" || fail "the kernel did not give up on the root"
+	! has "rootinit: started" || fail "init ran: the root was mounted"
+	tr -d '\r' <"$log" | grep -F -e "$GATE" -e "VFS: "
+	;;
+explicit_ext4dev_refused)
+	init_result "$name"
+	has "$EXT4DEV_LINE" || fail "no gate line for vdc: '$EXT4DEV_LINE'"
+	;;
+*)
+	init_result "$name"
+	;;
+esac

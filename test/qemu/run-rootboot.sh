@@ -1,0 +1,156 @@
+#!/bin/bash
+# Boot the test kernel the way a machine does: no initramfs, the kernel
+# mounts root=/dev/vda itself (no rootfstype=, so it probes the types in
+# /proc/filesystems order) and runs /sbin/init from it.  The image is made
+# with "mke2fs -d" from a directory holding rootinit (rootinit.c, built
+# statically here); no loop mounts.  check-rootboot.sh then reads the
+# console for each check.
+#
+# usage: run-rootboot.sh --kernel BZIMAGE --case CASE --out DIR
+#
+#   unflagged          unflagged ext4 root; init checks the sysfs path of
+#                      a flagged ext3 vdb and "-t ext4dev" on unflagged vdc
+#   flagged            root flagged with -E test_fs
+#   require_unflagged  unflagged root, ext4.require_test_fs=1: refused
+#   require_flagged    flagged root, ext4.require_test_fs=1; init checks a
+#                      second mount of a mounted unflagged vdb
+#
+# Writes DIR/console.log, DIR/qemu.cmd and DIR/boot.status ("ok",
+# "not ok: why" or "skip: why").  Exit 0, 1 or 77 to match.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../kernel/lib.sh"
+. "$here/../../kernel/console.sh"
+
+readonly IMAGE_MB=8
+
+fail_boot() {
+	echo "not ok: $*" >"$out/boot.status"
+	die "$*"
+}
+
+skip_boot() {
+	echo "skip: $*" >"$out/boot.status"
+	skip "$*"
+}
+
+mkimg() {
+	local img=$1
+
+	shift
+	truncate -s "${IMAGE_MB}M" "$img"
+	mke2fs -q -F "$@" "$img" >/dev/null 2>&1 || fail_boot "mke2fs $* '$img' failed"
+}
+
+# The root image: init and the directories it mounts on.
+make_root() {
+	local img=$1 tree=$out/tree
+
+	shift
+	mkdir -p "$tree/sbin" "$tree/proc" "$tree/sys" "$tree/dev" \
+		"$tree/mnt/a" "$tree/mnt/b" "$tree/mnt/c"
+	cp "$out/rootinit" "$tree/sbin/init"
+	mkimg "$img" -t ext4 -d "$tree" "$@"
+}
+
+# Set $images (the disk images, vda first) and $append for the case.
+make_case() {
+	local d=$out/disks
+
+	mkdir -p "$d"
+	append=""
+	case $case in
+	unflagged)
+		make_root "$d/root.img"
+		mkimg "$d/flagged3.img" -t ext3 -E test_fs
+		mkimg "$d/unflagged.img" -t ext4
+		append="ROOTINIT=sysfs,refuse"
+		images="$d/root.img $d/flagged3.img $d/unflagged.img"
+		;;
+	flagged)
+		make_root "$d/root.img" -E test_fs
+		images="$d/root.img"
+		;;
+	require_unflagged)
+		make_root "$d/root.img"
+		append="ext4.require_test_fs=1"
+		images="$d/root.img"
+		;;
+	require_flagged)
+		make_root "$d/root.img" -E test_fs
+		mkimg "$d/unflagged.img" -t ext4
+		append="ext4.require_test_fs=1 ROOTINIT=second"
+		images="$d/root.img $d/unflagged.img"
+		;;
+	*) usage >&2; exit 2 ;;
+	esac
+}
+
+qemu_args() {
+	local img n=0
+
+	printf '%s\n' -accel tcg -cpu max -m 128M -smp 1 -nodefaults -no-reboot \
+		-display none -monitor none -kernel "$kernel" \
+		-serial "file:$out/console.log" \
+		-append "console=ttyS0 root=/dev/vda rootwait panic=-1 kunit.enable=0 $append"
+	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	for img in $images; do
+		n=$((n + 1))
+		printf '%s\n' -drive "file=$img,if=none,id=d$n,format=raw" \
+			-device "virtio-blk-pci,drive=d$n"
+	done
+}
+
+usage() {
+	echo "usage: ${0##*/} --kernel BZIMAGE --case unflagged|flagged|require_unflagged|require_flagged --out DIR"
+}
+
+main() {
+	local limit=${EXT4DEV_QEMU_TIMEOUT:-60} status=0 start trouble qemu
+
+	kernel="" case="" out=""
+	while (($#)); do
+		case $1 in
+		--kernel) kernel=${2:?}; shift ;;
+		--case) case=${2:?}; shift ;;
+		--out) out=${2:?}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+		shift
+	done
+	[[ -n $kernel && -n $case && -n $out ]] || { usage >&2; exit 2; }
+	rm -rf "$out"
+	mkdir -p "$out"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+	if [[ ! -f $kernel ]]; then
+		[[ -r $kernel_tarball ]] ||
+			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
+		fail_boot "no kernel '$kernel' (kernel/build.sh makes it)"
+	fi
+	"${CC:-cc}" -static -Os -Wall -o "$out/rootinit" "$here/rootinit.c" ||
+		skip_boot "cannot build a static rootinit (libc6-dev has libc.a)"
+	make_case
+	mapfile -t qemu < <(qemu_args)
+	printf '%q ' qemu-system-x86_64 "${qemu[@]}" >"$out/qemu.cmd"
+	echo >>"$out/qemu.cmd"
+
+	start=$EPOCHREALTIME
+	timeout -k 5 "$limit" qemu-system-x86_64 "${qemu[@]}" </dev/null || status=$?
+	echo "root boot ($case): QEMU exit status $status after" \
+		"$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s wall"
+	# -no-reboot: init's reboot and the kernel's panic=-1 both end QEMU
+	# with status 0; anything else is a hang or a QEMU error.
+	[[ $status == 0 ]] || fail_boot "QEMU ended with status $status (124: timeout after $limit s)"
+	# A refused root ends in a panic on purpose (with its stack trace);
+	# only what comes before that panic is judged.
+	awk '/Kernel panic - not syncing: VFS: Unable to mount root fs/ { exit }
+	     { print }' "$out/console.log" >"$out/console.before-panic"
+	trouble=$(kernel_log_trouble "$out/console.before-panic")
+	[[ -z $trouble ]] || fail_boot "the kernel is in trouble: $trouble"
+	echo ok >"$out/boot.status"
+}
+
+main "$@"
