@@ -49,24 +49,18 @@ make_kernel() {
 		KBUILD_BUILD_USER=ext4dev KBUILD_BUILD_HOST=ext4dev "$@"
 }
 
-# Reset the tree to the tarball and apply the first $1 patches (all when
-# $1 is empty) with git am.  A checkout rewrites only the files that differ,
-# so make rebuilds only what changed since the last build.
+# Put the tree at pristine plus the first $1 patches (all when $1 is
+# empty), as commits with the patches' messages.  The checkout rewrites
+# only the files that differ from what the tree holds, so make rebuilds
+# only what changed since the last build.
 apply_series() {
-	local count=${1:-${#patches[@]}} patch i=0 log=$kernel_cache/am.log
+	local count=${1:-${#patches[@]}} list=$kernel_cache/series.commits target
 
-	git -C "$kernel_src" checkout -q -f --detach pristine ||
-		die "cannot reset '$kernel_src' to the pristine tarball"
+	series_commits "${patches[@]:0:count}" >"$list" || exit 1
+	target=$(tail -n 1 "$list")
+	git -C "$kernel_src" checkout -q -f --detach "${target:-pristine}" ||
+		die "cannot check out the series in '$kernel_src'"
 	git -C "$kernel_src" clean -q -f -d -x
-	for patch in "${patches[@]}"; do
-		((i < count)) || break
-		if ! git -C "$kernel_src" am -q "$patch" >"$log" 2>&1; then
-			cat "$log" >&2
-			git -C "$kernel_src" am --abort >/dev/null 2>&1 || true
-			die "patch '${patch##*/}' does not apply to ${kernel_tarball##*/}"
-		fi
-		i=$((i + 1))
-	done
 }
 
 # Every option the fragment asks for must be in the final .config:
@@ -92,9 +86,25 @@ check_config() {
 		die "config options did not stick (see '$config'): ${bad[*]}"
 }
 
-configure() {
-	local log=$kernel_obj/config.log
+# The configuration depends on the fragment, this script and the Kconfig
+# files the series changes; when none of them changed since the last run,
+# the .config in obj/ is still right and a patch edit skips ~20 s.
+config_stamp() {
+	{
+		cat "$kernel_fragment" "$kernel_here/build.sh"
+		git -C "$kernel_src" diff pristine HEAD -- '*Kconfig*'
+	} | sha256sum | cut -c1-16
+}
 
+configure() {
+	local log=$kernel_obj/config.log stamp
+
+	stamp=$(config_stamp)
+	if [[ -f $kernel_obj/.config && $(cat "$kernel_obj/config.stamp" 2>/dev/null) == "$stamp" ]]; then
+		check_config
+		return
+	fi
+	rm -f "$kernel_obj/config.stamp"
 	mkdir -p "$kernel_obj"
 	{
 		make_kernel tinyconfig &&
@@ -106,6 +116,7 @@ configure() {
 		die "kernel configuration failed, full log in '$log'"
 	}
 	check_config
+	echo "$stamp" >"$kernel_obj/config.stamp"
 }
 
 build_bzimage() {

@@ -5,8 +5,13 @@
 #                               without fuzz, to the unpacked tarball
 #   check-series.sh checkpatch  every patch is checkpatch --strict clean,
 #                               has an "ext4:" subject and our sign-off
+#   check-series.sh bisect      the tree builds fs/ext4/ after every patch,
+#                               with CONFIG_EXT4DEV_FS on and off, with no
+#                               W=1 warning the pristine tree does not have
 #
-# Neither changes the cached tree: "apply" works on a private git index.
+# "apply" and "checkpatch" do not change the cached tree ("apply" works on
+# a private git index); "bisect" takes the cache lock, checks the tree out
+# at every state and puts it back where it was.
 set -euo pipefail
 
 # shellcheck source=kernel/lib.sh
@@ -118,8 +123,115 @@ check_checkpatch() {
 	echo "all $n patches are checkpatch --strict clean"
 }
 
+# --- bisect: every patch builds on its own, with CONFIG_EXT4DEV_FS on and
+# off, and adds no W=1 warning in fs/ext4/ against the pristine tree.  The
+# cached tree is checked out at each state in turn; two object directories
+# of their own (obj-bisect-on/-off) keep "make fs/ext4/" incremental, so a
+# state costs the files its patch touches.
+
+bisect_make() {
+	make -C "$kernel_src" O="$1" ARCH="$kernel_arch" "${@:2}"
+}
+
+# tinyconfig + the QEMU fragment, with CONFIG_EXT4DEV_FS as asked.  Set
+# again before every build: at a state without the symbol olddefconfig
+# drops it, and the patch that adds it must see it on.
+bisect_config() {
+	local obj=$1 setting=$2 stamp
+
+	stamp=$(cat "$kernel_fragment" "$0" | sha256sum | cut -c1-16)
+	if [[ ! -f $obj/.config || $(cat "$obj/config.stamp" 2>/dev/null) != "$stamp" ]]; then
+		mkdir -p "$obj"
+		{
+			bisect_make "$obj" tinyconfig &&
+			"$kernel_src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+				"$obj/.config" "$kernel_fragment"
+		} >"$obj/config.log" 2>&1 || die "configuring '$obj' failed, see '$obj/config.log'"
+		echo "$stamp" >"$obj/config.stamp"
+	fi
+	"$kernel_src/scripts/config" --file "$obj/.config" \
+		"--$([[ $setting == on ]] && echo enable || echo disable)" EXT4DEV_FS
+	bisect_make "$obj" olddefconfig >>"$obj/config.log" 2>&1 ||
+		die "olddefconfig in '$obj' failed"
+}
+
+# The W=1 warnings of fs/ext4/ in a build log, without line numbers, so
+# that the same warning on a moved line compares equal.
+ext4_warnings() {
+	grep -E '(^|/)fs/ext4/[^:]+:[0-9]+:[0-9]+: warning:' "$1" |
+		sed -E 's#^.*(fs/ext4/[^:]+):[0-9]+:[0-9]+:#\1:#' | sort || true
+}
+
+# Build fs/ext4/ at the current state; new warnings or a failed build fail.
+bisect_build() {
+	local obj=$1 setting=$2 name=$3 log=$1/bisect.log new
+
+	bisect_config "$obj" "$setting"
+	if ! bisect_make "$obj" W=1 -j"$(nproc)" fs/ext4/ >"$log" 2>&1; then
+		echo "not ok $name EXT4DEV_FS=$setting # does not build"
+		grep -E 'error' "$log" | head -n 10 | sed 's/^/    /'
+		return 1
+	fi
+	new=$(comm -13 "$obj/w1-baseline" <(ext4_warnings "$log"))
+	if [[ -n $new ]]; then
+		echo "not ok $name EXT4DEV_FS=$setting # new W=1 warnings"
+		printf '%s\n' "$new" | sed 's/^/    /'
+		return 1
+	fi
+	echo "ok $name EXT4DEV_FS=$setting"
+}
+
+# The pristine tree's W=1 warnings in fs/ext4/, once per object directory.
+bisect_baseline() {
+	local obj=$1 setting=$2 pristine
+
+	pristine=$(git -C "$kernel_src" rev-parse pristine)
+	[[ $(head -n1 "$obj/w1-baseline.id" 2>/dev/null) == "$pristine" ]] && return
+	git -C "$kernel_src" checkout -q -f --detach pristine
+	rm -rf "$obj/fs/ext4"
+	bisect_config "$obj" "$setting"
+	bisect_make "$obj" W=1 -j"$(nproc)" fs/ext4/ >"$obj/baseline.log" 2>&1 ||
+		die "the pristine tree does not build fs/ext4/, see '$obj/baseline.log'"
+	ext4_warnings "$obj/baseline.log" >"$obj/w1-baseline"
+	echo "$pristine" >"$obj/w1-baseline.id"
+	echo "baseline EXT4DEV_FS=$setting: $(wc -l <"$obj/w1-baseline") W=1 warnings in fs/ext4/"
+}
+
+check_bisect() {
+	local orig patches commits names i setting failed=0 start=$SECONDS
+
+	check_series_file
+	ensure_source
+	lock_cache
+	[[ -z $(git -C "$kernel_src" status --porcelain) ]] ||
+		die "'$kernel_src' has uncommitted changes; commit or export them first"
+	orig=$(git -C "$kernel_src" rev-parse HEAD)
+	mapfile -t patches < <(series_patches)
+	series_commits "${patches[@]}" >"$kernel_cache/bisect.commits" || exit 1
+	mapfile -t commits <"$kernel_cache/bisect.commits"
+	mapfile -t names < <(series_patches | xargs -n1 basename)
+	for setting in on off; do
+		bisect_baseline "$kernel_cache/obj-bisect-$setting" "$setting"
+	done
+	for i in "${!commits[@]}"; do
+		git -C "$kernel_src" checkout -q -f --detach "${commits[i]}"
+		for setting in on off; do
+			bisect_build "$kernel_cache/obj-bisect-$setting" "$setting" \
+				"${names[i]}" && continue
+			failed=1
+			# Recompile everything next time: an object left from
+			# a failed state would hide its warnings.
+			rm -rf "$kernel_cache/obj-bisect-$setting/fs/ext4"
+		done
+	done
+	git -C "$kernel_src" checkout -q -f --detach "$orig"
+	((failed == 0)) || die "bisect: some states do not build cleanly"
+	echo "all ${#commits[@]} patches build with CONFIG_EXT4DEV_FS on and off, no new W=1 warning ($((SECONDS - start)) s)"
+}
+
 case ${1:-} in
 apply) check_apply ;;
 checkpatch) check_checkpatch ;;
-*) echo "usage: ${0##*/} apply|checkpatch" >&2; exit 2 ;;
+bisect) check_bisect ;;
+*) echo "usage: ${0##*/} apply|checkpatch|bisect" >&2; exit 2 ;;
 esac

@@ -151,3 +151,35 @@ ensure_source() {
 	unpack_source
 	flock -u 9
 }
+
+# Commit the given patch files, in order, onto "pristine" without touching
+# the work tree: a private index, "git apply --cached", and commit-tree
+# with the author, date and message of each patch (what "git am" makes).
+# Prints one commit id per patch.  A checkout of the last one then rewrites
+# only the files that differ from what the tree holds, so make rebuilds
+# only what changed.
+series_commits() {
+	local index info msg parent patch tree
+
+	index=$(mktemp)
+	info=$(mktemp)
+	msg=$(mktemp)
+	parent=$(git -C "$kernel_src" rev-parse pristine)
+	GIT_INDEX_FILE=$index git -C "$kernel_src" read-tree pristine
+	for patch; do
+		if ! GIT_INDEX_FILE=$index git -C "$kernel_src" apply --cached \
+			"$patch" >&2; then
+			rm -f "$index" "$info" "$msg"
+			die "patch '${patch##*/}' does not apply to ${kernel_tarball##*/}"
+		fi
+		git -C "$kernel_src" mailinfo "$msg" /dev/null <"$patch" >"$info"
+		tree=$(GIT_INDEX_FILE=$index git -C "$kernel_src" write-tree)
+		parent=$(GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$info") \
+			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$info") \
+			GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' "$info") \
+			git -C "$kernel_src" commit-tree -p "$parent" "$tree" \
+			-F <(sed -n 's/^Subject: //p' "$info"; echo; cat "$msg"))
+		echo "$parent"
+	done
+	rm -f "$index" "$info" "$msg"
+}
