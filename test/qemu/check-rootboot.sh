@@ -11,6 +11,9 @@
 #   explicit_ext4dev_refused
 #                        init's MS_SILENT "mount -t ext4dev" of unflagged
 #                        vdc failed with EINVAL, and the console says why
+#   ext2_refused         init's "mount -t ext2" of unflagged vdc failed
+#                        with EINVAL under require_test_fs, the console has
+#                        the refusal and no "mounting ext2 file system" line
 #   anything else        init reported "ok NAME"
 #
 # exit: 0 holds, 1 does not (or the boot failed), 77 boot skipped
@@ -74,6 +77,12 @@ refused_with_reason)
 explicit_ext4dev_refused)
 	init_result "$name"
 	has "$EXT4DEV_LINE" || fail "no gate line for vdc: '$EXT4DEV_LINE'"
+	;;
+ext2_refused)
+	init_result "$name"
+	has "${REQUIRE_LINE/(vda)/(vdc)}" || fail "no refusal line for vdc"
+	! has "EXT4-fs (vdc): mounting ext2 file system" ||
+		fail "the refused ext2 mount claims to be mounting"
 	;;
 *)
 	init_result "$name"

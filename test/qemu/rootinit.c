@@ -21,6 +21,9 @@
  *   second  with require_test_fs switched on under a mounted unflagged
  *           /dev/vdb: a second mount as ext4 shares the superblock and
  *           succeeds, ext4dev gets EBUSY, a fresh mount gets EINVAL
+ *   ext2    with require_test_fs on, "mount -t ext2" of unflagged ext2
+ *           /dev/vdc fails with EINVAL (the host checks that the console
+ *           has the refusal and no "mounting ext2 file system" line)
  *
  * Static, so the image needs no libraries.  Kernel style, as the series.
  */
@@ -204,6 +207,9 @@ int main(void)
 			     "ext4dev", EINVAL);
 	if (has_step(steps, "second"))
 		check_second_mount();
+	if (has_step(steps, "ext2"))
+		expect_mount("ext2_refused", "/dev/vdc", "/mnt/a", "ext2",
+			     EINVAL);
 	printf("rootinit: done\n");
 	fflush(stdout);
 	sync();

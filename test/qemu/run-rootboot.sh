@@ -13,7 +13,8 @@
 #   flagged            root flagged with -E test_fs
 #   require_unflagged  unflagged root, ext4.require_test_fs=1: refused
 #   require_flagged    flagged root, ext4.require_test_fs=1; init checks a
-#                      second mount of a mounted unflagged vdb
+#                      second mount of a mounted unflagged vdb, and that
+#                      unflagged ext2 vdc is refused as ext2
 #
 # Writes DIR/console.log, DIR/qemu.cmd and DIR/boot.status ("ok",
 # "not ok: why" or "skip: why").  Exit 0, 1 or 77 to match.
@@ -80,8 +81,9 @@ make_case() {
 	require_flagged)
 		make_root "$d/root.img" -E test_fs
 		mkimg "$d/unflagged.img" -t ext4
-		append="ext4.require_test_fs=1 ROOTINIT=second"
-		images="$d/root.img $d/unflagged.img"
+		mkimg "$d/ext2.img" -t ext2
+		append="ext4.require_test_fs=1 ROOTINIT=second,ext2"
+		images="$d/root.img $d/unflagged.img $d/ext2.img"
 		;;
 	*) usage >&2; exit 2 ;;
 	esac
