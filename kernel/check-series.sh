@@ -9,9 +9,8 @@
 #                               with CONFIG_EXT4DEV_FS on and off, with no
 #                               W=1 warning the pristine tree does not have
 #
-# "apply" and "checkpatch" do not change the cached tree ("apply" works on
-# a private git index); "bisect" takes the cache lock, checks the tree out
-# at every state and puts it back where it was.
+# None changes the cached tree build.sh uses: "apply" works on a private
+# git index, "bisect" in a worktree of its own (bisect-tree/).
 set -euo pipefail
 
 # shellcheck source=kernel/lib.sh
@@ -124,35 +123,61 @@ check_checkpatch() {
 }
 
 # --- bisect: every patch builds on its own, with CONFIG_EXT4DEV_FS on and
-# off, and adds no W=1 warning in fs/ext4/ against the pristine tree.  The
-# cached tree is checked out at each state in turn; two object directories
-# of their own (obj-bisect-on/-off) keep "make fs/ext4/" incremental, so a
-# state costs the files its patch touches.
+# off, and adds no W=1 warning in fs/ext4/ against the pristine tree.  A
+# git worktree of the cached repository (bisect-tree/) is checked out at
+# each state in turn; two object directories of their own
+# (obj-bisect-on/-off) keep "make fs/ext4/" incremental, so a state costs
+# the files its patch touches.  The tree build.sh uses is never touched, so
+# both can run at once, and a run starts from where the last one ended.
+
+bisect_tree=$kernel_cache/bisect-tree
 
 bisect_make() {
-	make -C "$kernel_src" O="$1" ARCH="$kernel_arch" "${@:2}"
+	make -C "$bisect_tree" O="$1" ARCH="$kernel_arch" "${@:2}"
+}
+
+# The worktree, made once per unpacked tarball (~1 min, 1.5 GB).
+ensure_bisect_tree() {
+	local pristine
+
+	pristine=$(git -C "$kernel_src" rev-parse pristine)
+	[[ $(git -C "$bisect_tree" rev-parse pristine 2>/dev/null) == "$pristine" ]] &&
+		return
+	lock_cache
+	rm -rf "$bisect_tree"
+	git -C "$kernel_src" worktree prune
+	note "making the bisect worktree $bisect_tree"
+	git -C "$kernel_src" worktree add -q --detach "$bisect_tree" pristine ||
+		die "cannot add the worktree '$bisect_tree'"
+	flock -u 9
 }
 
 # tinyconfig + the QEMU fragment, with CONFIG_EXT4DEV_FS as asked.  Set
-# again before every build: at a state without the symbol olddefconfig
-# drops it, and the patch that adds it must see it on.
+# again whenever the state's Kconfig files differ from the last build's:
+# at a state without the symbol olddefconfig drops it, and the patch that
+# adds it must see it on.
 bisect_config() {
-	local obj=$1 setting=$2 stamp
+	local obj=$1 setting=$2 stamp kconfig
 
-	stamp=$(cat "$kernel_fragment" "$0" | sha256sum | cut -c1-16)
+	stamp=$(sha256sum <"$kernel_fragment" | cut -c1-16)
+	kconfig=$(git -C "$bisect_tree" diff pristine HEAD -- '*Kconfig*' |
+		sha256sum | cut -c1-16)
 	if [[ ! -f $obj/.config || $(cat "$obj/config.stamp" 2>/dev/null) != "$stamp" ]]; then
+		rm -f "$obj/kconfig.stamp"
 		mkdir -p "$obj"
 		{
 			bisect_make "$obj" tinyconfig &&
-			"$kernel_src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+			"$bisect_tree/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 				"$obj/.config" "$kernel_fragment"
 		} >"$obj/config.log" 2>&1 || die "configuring '$obj' failed, see '$obj/config.log'"
 		echo "$stamp" >"$obj/config.stamp"
 	fi
-	"$kernel_src/scripts/config" --file "$obj/.config" \
+	[[ $(cat "$obj/kconfig.stamp" 2>/dev/null) == "$kconfig" ]] && return
+	"$bisect_tree/scripts/config" --file "$obj/.config" \
 		"--$([[ $setting == on ]] && echo enable || echo disable)" EXT4DEV_FS
 	bisect_make "$obj" olddefconfig >>"$obj/config.log" 2>&1 ||
 		die "olddefconfig in '$obj' failed"
+	echo "$kconfig" >"$obj/kconfig.stamp"
 }
 
 # The W=1 warnings of fs/ext4/ in a build log, without line numbers, so
@@ -187,7 +212,7 @@ bisect_baseline() {
 
 	pristine=$(git -C "$kernel_src" rev-parse pristine)
 	[[ $(head -n1 "$obj/w1-baseline.id" 2>/dev/null) == "$pristine" ]] && return
-	git -C "$kernel_src" checkout -q -f --detach pristine
+	git -C "$bisect_tree" checkout -q -f --detach pristine
 	rm -rf "$obj/fs/ext4"
 	bisect_config "$obj" "$setting"
 	bisect_make "$obj" W=1 -j"$(nproc)" fs/ext4/ >"$obj/baseline.log" 2>&1 ||
@@ -198,14 +223,15 @@ bisect_baseline() {
 }
 
 check_bisect() {
-	local orig patches commits names i setting failed=0 start=$SECONDS
+	local patches commits names i setting obj failed=0 start=$SECONDS
+	local -A pids
 
 	check_series_file
 	ensure_source
-	lock_cache
-	[[ -z $(git -C "$kernel_src" status --porcelain) ]] ||
-		die "'$kernel_src' has uncommitted changes; commit or export them first"
-	orig=$(git -C "$kernel_src" rev-parse HEAD)
+	ensure_bisect_tree
+	# One bisect at a time; build.sh's lock is not needed.
+	exec 8>"$kernel_cache/bisect.lock"
+	flock -n 8 || { note "waiting for another bisect check"; flock 8; }
 	mapfile -t patches < <(series_patches)
 	series_commits "${patches[@]}" >"$kernel_cache/bisect.commits" || exit 1
 	mapfile -t commits <"$kernel_cache/bisect.commits"
@@ -213,18 +239,27 @@ check_bisect() {
 	for setting in on off; do
 		bisect_baseline "$kernel_cache/obj-bisect-$setting" "$setting"
 	done
+	# Both settings of a state build at once: a state recompiles one or
+	# two files, which one make cannot spread over the cores.
 	for i in "${!commits[@]}"; do
-		git -C "$kernel_src" checkout -q -f --detach "${commits[i]}"
+		git -C "$bisect_tree" checkout -q -f --detach "${commits[i]}"
 		for setting in on off; do
-			bisect_build "$kernel_cache/obj-bisect-$setting" "$setting" \
-				"${names[i]}" && continue
-			failed=1
-			# Recompile everything next time: an object left from
-			# a failed state would hide its warnings.
-			rm -rf "$kernel_cache/obj-bisect-$setting/fs/ext4"
+			obj=$kernel_cache/obj-bisect-$setting
+			bisect_build "$obj" "$setting" "${names[i]}" >"$obj/state.out" 2>&1 &
+			pids[$setting]=$!
+		done
+		for setting in on off; do
+			obj=$kernel_cache/obj-bisect-$setting
+			wait "${pids[$setting]}" || {
+				failed=1
+				# Recompile everything next time: an object
+				# left from a failed state would hide its
+				# warnings.
+				rm -rf "$obj/fs/ext4"
+			}
+			cat "$obj/state.out"
 		done
 	done
-	git -C "$kernel_src" checkout -q -f --detach "$orig"
 	((failed == 0)) || die "bisect: some states do not build cleanly"
 	echo "all ${#commits[@]} patches build with CONFIG_EXT4DEV_FS on and off, no new W=1 warning ($((SECONDS - start)) s)"
 }
