@@ -88,12 +88,15 @@ check_config() {
 
 # The configuration depends on the fragment, this script and the Kconfig
 # files the series changes; when none of them changed since the last run,
-# the .config in obj/ is still right and a patch edit skips ~20 s.
+# and the .config is the one that run wrote (a build from another work
+# tree may have configured obj/ since), it is still right and a patch
+# edit skips ~20 s.
 config_stamp() {
 	{
 		cat "$kernel_fragment" "$kernel_here/build.sh"
 		git -C "$kernel_src" diff pristine HEAD -- '*Kconfig*'
 	} | sha256sum | cut -c1-16
+	sha256sum <"$kernel_obj/.config" 2>/dev/null | cut -c1-16
 }
 
 configure() {
@@ -116,7 +119,7 @@ configure() {
 		die "kernel configuration failed, full log in '$log'"
 	}
 	check_config
-	echo "$stamp" >"$kernel_obj/config.stamp"
+	config_stamp >"$kernel_obj/config.stamp"
 }
 
 build_bzimage() {
