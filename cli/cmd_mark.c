@@ -61,6 +61,9 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 			ctl->quiet = true;
 			break;
 		case 'z':
+			if (!*optarg)
+				return report_usage(name, "--undo needs a "
+						    "file name");
 			ctl->undo_file = optarg;
 			break;
 		case 'h':
@@ -96,6 +99,9 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 	err = fsio_init(&dev, spec);
 	if (!err)
 		err = fsio_open_change(&dev);
+	/* A bad -z path is refused before anything is written. */
+	if (!err && ctl->undo_file)
+		err = fsio_check_undo(&dev, ctl->undo_file, false);
 	if (err)
 		goto out;
 	old_flags = dev.fs->super->s_flags;

@@ -246,10 +246,13 @@ static errcode_t open_rw(struct fsio_dev *dev,
 	errcode_t err;
 
 	if (opts && opts->undo_file) {
-		/* As e2fsprogs does: a new undo file for every run. */
-		if (unlink(opts->undo_file) && errno != ENOENT)
-			return errno;
-		err = set_undo_io_backing_manager(unix_io_manager);
+		/*
+		 * Checked here too, so no caller can skip it: libext2fs
+		 * would open whatever the path names with O_CREAT.
+		 */
+		err = fsio_check_undo(dev, opts->undo_file, true);
+		if (!err)
+			err = set_undo_io_backing_manager(unix_io_manager);
 		if (!err)
 			err = set_undo_io_backup_file((char *)opts->undo_file);
 		if (err)
@@ -261,6 +264,9 @@ static errcode_t open_rw(struct fsio_dev *dev,
 			   EXT2_FLAG_64BITS, 0, 0, io, fs);
 	if (err == EBUSY)
 		err = EXT4DEV_ERR_BUSY;
+	/* It resumes only an undo file of this very filesystem. */
+	if (err == EXT2_ET_UNDO_FILE_CORRUPT || err == EXT2_ET_UNDO_FILE_WRONG)
+		dev->undo_err = true;
 	/* libext2fs refuses those with a bare EPERM: say what it is. */
 	if (err == EPERM && read_only_blockdev(dev))
 		err = EROFS;
@@ -312,6 +318,7 @@ void fsio_close(struct fsio_dev *dev)
 	if (dev->lock_fd >= 0)
 		close(dev->lock_fd);
 	dev->lock_fd = -1;
+	fsio_undo_cleanup(dev);
 }
 
 void fsio_release(struct fsio_dev *dev)

@@ -28,6 +28,9 @@ struct fsio_dev {
 	char foreign_type[64];	/* libblkid's TYPE or PTTYPE, e.g. "vfat" */
 	char foreign_usage[32];	/* "filesystem", "partition table", ... */
 	char *saved_super;	/* superblock as validated, to detect races */
+	const char *undo_file;	/* the -z path fsio_check_undo() accepted */
+	bool undo_err;		/* the error is about undo_file, not path */
+	bool undo_created;	/* fsio made undo_file: remove it if empty */
 };
 
 struct fsio_write_opts {
@@ -69,6 +72,24 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext);
  */
 errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 			    const struct fsio_write_opts *opts);
+
+/*
+ * Before anything is written: may @undo_file take an e2undo file for
+ * @dev (already opened by fsio_open_change())?  It must be a regular
+ * file or not exist yet in an existing directory, must not be the
+ * device itself through any name, and if it has bytes they must be an
+ * e2undo file, which libext2fs then extends (or refuses if it belongs
+ * to another filesystem), as tune2fs -z does: nothing else is ever
+ * overwritten.  With @create a missing file is created empty (and
+ * removed again by fsio_close() if nothing went into it); without, it
+ * is created and removed at once, to prove that it can be.  On error
+ * dev->undo_err is set, so that the message names @undo_file.
+ */
+errcode_t fsio_check_undo(struct fsio_dev *dev, const char *undo_file,
+			  bool create);
+
+/* fsio_close()'s part: remove an undo file fsio made and left empty. */
+void fsio_undo_cleanup(struct fsio_dev *dev);
 
 /* Close without writing; safe on a never-opened or committed @dev. */
 void fsio_close(struct fsio_dev *dev);

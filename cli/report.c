@@ -73,6 +73,11 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 {
 	const char *name = dev->path ? dev->path : dev->spec;
 
+	if (dev->undo_err)
+		return report_failure("'%s': undo file '%s': %s", name,
+				      dev->undo_file ? dev->undo_file : "",
+				      error_message(err));
+
 	if (err == EXT4DEV_ERR_MOUNTED && dev->mountpoint[0])
 		return report_failure("'%s': filesystem is mounted on '%s' "
 				      "(unmount it first: the kernel keeps its "

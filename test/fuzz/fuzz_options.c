@@ -62,6 +62,8 @@ static void fuzz_mark(int argc, char **argv, bool set)
 	check(ctl.set == set && ctl.ndevices >= 1);
 	check(ctl.devices + ctl.ndevices == argv + argc);
 	check(!ctl.undo_file || ctl.ndevices == 1);
+	/* -z '' is a usage error, never an empty path handed to fsio. */
+	check(!ctl.undo_file || ctl.undo_file[0]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -43,6 +43,7 @@ static void test_usage_errors(void **state)
 	char *undo_two[] = { "mark-production", "-z", "u", "a", "b", NULL };
 	char *no_arg[] = { "mark-production", "-z", NULL };
 	char *unknown[] = { "mark-production", "--force", "a", NULL };
+	char *empty_undo[] = { "mark-production", "-z", "", "a", NULL };
 	struct mark_ctl ctl;
 
 	assert_int_equal(mark_parse(&ctl, "mark-production", false,
@@ -54,6 +55,9 @@ static void test_usage_errors(void **state)
 				    ARGC(no_arg), no_arg), EXT4DEV_EXIT_USAGE);
 	assert_int_equal(mark_parse(&ctl, "mark-production", false,
 				    ARGC(unknown), unknown),
+			 EXT4DEV_EXIT_USAGE);
+	assert_int_equal(mark_parse(&ctl, "mark-production", false,
+				    ARGC(empty_undo), empty_undo),
 			 EXT4DEV_EXIT_USAGE);
 }
 

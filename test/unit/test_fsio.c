@@ -145,6 +145,69 @@ static void test_not_a_filesystem(void **state)
 	fsio_release(&dev);
 }
 
+/* fsio_check_undo() on @undo for fx->img: the error, and undo_err. */
+static errcode_t check_undo(struct fixture *fx, const char *undo,
+			    bool create)
+{
+	struct fsio_dev dev;
+	errcode_t err;
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	err = fsio_check_undo(&dev, undo, create);
+	assert_int_equal(dev.undo_err, err != 0);
+	assert_ptr_equal(dev.undo_file, undo);
+	fsio_release(&dev);
+	return err;
+}
+
+static void test_undo_refuses_what_it_must_not_touch(void **state)
+{
+	struct fixture *fx = *state;
+	char link[128], notes[128];
+	FILE *f;
+
+	assert_int_equal(check_undo(fx, fx->img, true),
+			 EXT4DEV_ERR_UNDO_IS_DEVICE);
+	snprintf(link, sizeof(link), "%s/link", fx->dir);
+	assert_int_equal(symlink(fx->img, link), 0);
+	assert_int_equal(check_undo(fx, link, true),
+			 EXT4DEV_ERR_UNDO_IS_DEVICE);
+	assert_int_equal(check_undo(fx, fx->dir, true), EISDIR);
+	assert_int_equal(check_undo(fx, "/dev/null", true),
+			 EXT4DEV_ERR_UNDO_NOT_FILE);
+	assert_int_equal(check_undo(fx, "/nonexistent/x.undo", true), ENOENT);
+	assert_int_equal(check_undo(fx, "", true), ENOENT);
+	snprintf(notes, sizeof(notes), "%s/notes", fx->dir);
+	f = fopen(notes, "w");
+	assert_non_null(f);
+	fputs("not an undo file\n", f);
+	fclose(f);
+	assert_int_equal(check_undo(fx, notes, true), EXT4DEV_ERR_UNDO_FOREIGN);
+	assert_int_equal(access(notes, F_OK), 0);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(notes), 0);
+}
+
+/* A new file is made empty, and removed again if nothing went in. */
+static void test_undo_new_file_left_only_when_used(void **state)
+{
+	struct fixture *fx = *state;
+	char undo[128];
+	struct fsio_dev dev;
+
+	snprintf(undo, sizeof(undo), "%s/new.undo", fx->dir);
+	assert_int_equal(check_undo(fx, undo, false), 0);
+	assert_int_equal(access(undo, F_OK), -1);
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_int_equal(fsio_check_undo(&dev, undo, true), 0);
+	assert_true(dev.undo_created);
+	assert_int_equal(access(undo, F_OK), 0);
+	fsio_release(&dev);
+	assert_int_equal(access(undo, F_OK), -1);
+}
+
 static void test_release_is_idempotent(void **state)
 {
 	struct fsio_dev dev;
@@ -163,6 +226,8 @@ int main(void)
 		cmocka_unit_test(test_commit_refuses_changed_superblock),
 		cmocka_unit_test(test_truncated_is_refused),
 		cmocka_unit_test(test_not_a_filesystem),
+		cmocka_unit_test(test_undo_refuses_what_it_must_not_touch),
+		cmocka_unit_test(test_undo_new_file_left_only_when_used),
 		cmocka_unit_test(test_release_is_idempotent),
 	};
 
