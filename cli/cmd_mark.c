@@ -88,6 +88,36 @@ static void say(const struct mark_ctl *ctl, const char *spec,
 		printf("%s: test filesystem flag %s\n", spec, what);
 }
 
+/*
+ * The primary already says what we want: make the backups agree, so
+ * that "already" is only said when every copy has the flag as asked.
+ */
+static errcode_t mark_backups(const struct mark_ctl *ctl,
+			      struct fsio_dev *dev, const char *spec,
+			      const struct fsio_write_opts *opts)
+{
+	char what[96];
+	errcode_t err;
+
+	err = fsio_find_stale_backups(dev, EXT2_FLAGS_TEST_FILESYS);
+	if (err)
+		return err;
+	if (!dev->nstale) {
+		say(ctl, spec, ctl->set ? "already set" : "already clear");
+		return 0;
+	}
+	if (!ctl->dry_run)
+		err = fsio_commit_backups(dev, opts);
+	snprintf(what, sizeof(what), "%s%s in %u backup superblock%s "
+		 "(the primary already had it)",
+		 ctl->dry_run ? "would be " : "",
+		 ctl->set ? "set" : "cleared",
+		 dev->nstale, dev->nstale == 1 ? "" : "s");
+	if (!err)
+		say(ctl, spec, what);
+	return err;
+}
+
 static int mark_one(const struct mark_ctl *ctl, const char *spec)
 {
 	struct fsio_write_opts opts = { .undo_file = ctl->undo_file };
@@ -107,7 +137,7 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 	old_flags = dev.fs->super->s_flags;
 	new_flags = mark_new_flags(old_flags, ctl->set);
 	if (new_flags == old_flags) {
-		say(ctl, spec, ctl->set ? "already set" : "already clear");
+		err = mark_backups(ctl, &dev, spec, &opts);
 	} else if (ctl->dry_run) {
 		say(ctl, spec, ctl->set ? "would be set" : "would be cleared");
 	} else {

@@ -273,6 +273,24 @@ static errcode_t open_rw(struct fsio_dev *dev,
 	return err;
 }
 
+errcode_t fsio_reopen_rw(struct fsio_dev *dev,
+			 const struct fsio_write_opts *opts, ext2_filsys *fs)
+{
+	errcode_t err = open_rw(dev, opts, fs);
+
+	if (err)
+		return err;
+	/*
+	 * Someone other than an ext4dev (which waits on our lock) wrote
+	 * in between: do not overwrite what we have not validated.
+	 */
+	if (memcmp((*fs)->super, dev->saved_super, SUPERBLOCK_SIZE)) {
+		ext2fs_close_free(fs);
+		return EXT4DEV_ERR_CHANGED;
+	}
+	return 0;
+}
+
 errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 			    const struct fsio_write_opts *opts)
 {
@@ -282,17 +300,9 @@ errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 	if (!dev->fs || !dev->saved_super)
 		return EXT2_ET_INVALID_ARGUMENT;
 	ext2fs_close_free(&dev->fs);
-	err = open_rw(dev, opts, &fs);
+	err = fsio_reopen_rw(dev, opts, &fs);
 	if (err)
 		return err;
-	/*
-	 * Someone other than an ext4dev (which waits on our lock) wrote
-	 * in between: do not overwrite what we have not validated.
-	 */
-	if (memcmp(fs->super, dev->saved_super, SUPERBLOCK_SIZE)) {
-		ext2fs_close_free(&fs);
-		return EXT4DEV_ERR_CHANGED;
-	}
 	fs->super->s_flags = s_flags;
 	/* Every copy, like tune2fs; groups' descriptors are untouched. */
 	fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
@@ -315,6 +325,9 @@ void fsio_close(struct fsio_dev *dev)
 		ext2fs_close_free(&dev->fs);
 	if (dev->saved_super)
 		ext2fs_free_mem(&dev->saved_super);
+	if (dev->stale)
+		ext2fs_free_mem(&dev->stale);
+	dev->nstale = 0;
 	if (dev->lock_fd >= 0)
 		close(dev->lock_fd);
 	dev->lock_fd = -1;

@@ -31,6 +31,8 @@ struct fsio_dev {
 	const char *undo_file;	/* the -z path fsio_check_undo() accepted */
 	bool undo_err;		/* the error is about undo_file, not path */
 	bool undo_created;	/* fsio made undo_file: remove it if empty */
+	dgrp_t *stale;		/* groups whose backup superblock differs */
+	unsigned int nstale;
 };
 
 struct fsio_write_opts {
@@ -87,6 +89,30 @@ errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
  */
 errcode_t fsio_check_undo(struct fsio_dev *dev, const char *undo_file,
 			  bool create);
+
+/*
+ * After fsio_open_change(), when the primary already has the wanted
+ * flags: list in dev->stale the groups whose backup superblock has no
+ * ext2 magic, a bad checksum, or @mask bits of s_flags that differ from
+ * the primary's.  Reads one kilobyte per backup and nothing else.
+ */
+errcode_t fsio_find_stale_backups(struct fsio_dev *dev, uint32_t mask);
+
+/*
+ * Rewrite only the backups in dev->stale from the primary, in the form
+ * ext2fs_flush() gives them, then fsync; the primary is not written.
+ * Same undo file and race checks as fsio_commit_flags().
+ */
+errcode_t fsio_commit_backups(struct fsio_dev *dev,
+			      const struct fsio_write_opts *opts);
+
+/*
+ * fsio_commit_*()'s shared step: open @dev for writing (exclusively,
+ * through the undo file when asked) and refuse with EXT4DEV_ERR_CHANGED
+ * if the primary is no longer what fsio_open_change() validated.
+ */
+errcode_t fsio_reopen_rw(struct fsio_dev *dev,
+			 const struct fsio_write_opts *opts, ext2_filsys *fs);
 
 /* fsio_close()'s part: remove an undo file fsio made and left empty. */
 void fsio_undo_cleanup(struct fsio_dev *dev);

@@ -74,18 +74,29 @@ static void test_read(void **state)
 	assert_int_equal(read_flags(fx->img) & EXT2_FLAGS_TEST_FILESYS, 0);
 }
 
+/* The fixture's one backup (16 MiB, 1 KiB blocks: group 1, block 8193),
+ * as dumpe2fs reads it: has it the test flag? */
+static bool backup_has_test(const char *img)
+{
+	return run("dumpe2fs -h -o superblock=8193 -o blocksize=1024 %s "
+		   "2>/dev/null | grep -q '^Filesystem flags:.*test_filesystem'",
+		   img) == 0;
+}
+
 static void test_commit_sets_and_clears(void **state)
 {
 	struct fixture *fx = *state;
 	struct fsio_dev dev;
 	uint32_t flags;
 
+	assert_false(backup_has_test(fx->img));
 	assert_int_equal(fsio_init(&dev, fx->img), 0);
 	assert_int_equal(fsio_open_change(&dev), 0);
 	flags = dev.fs->super->s_flags | EXT2_FLAGS_TEST_FILESYS;
 	assert_int_equal(fsio_commit_flags(&dev, flags, NULL), 0);
 	fsio_release(&dev);
 	assert_int_equal(read_flags(fx->img), flags);
+	assert_true(backup_has_test(fx->img));
 
 	assert_int_equal(fsio_init(&dev, fx->img), 0);
 	assert_int_equal(fsio_open_change(&dev), 0);
@@ -93,6 +104,41 @@ static void test_commit_sets_and_clears(void **state)
 	assert_int_equal(fsio_commit_flags(&dev, flags, NULL), 0);
 	fsio_release(&dev);
 	assert_int_equal(read_flags(fx->img), flags);
+	assert_false(backup_has_test(fx->img));
+}
+
+/* Primary with the flag, backup without: found, and only it written. */
+static void test_stale_backup_found_and_rewritten(void **state)
+{
+	struct fixture *fx = *state;
+	struct fsio_dev dev;
+
+	assert_int_equal(run("cp %s %s.orig && tune2fs -E test_fs %s "
+			     ">/dev/null 2>&1 && dd if=%s of=%s.orig bs=1024 "
+			     "skip=1 seek=1 count=1 conv=notrunc status=none",
+			     fx->img, fx->img, fx->img, fx->img, fx->img), 0);
+	assert_int_equal(run("mv %s.orig %s", fx->img, fx->img), 0);
+	assert_false(backup_has_test(fx->img));
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_true(dev.fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS);
+	assert_int_equal(fsio_find_stale_backups(&dev,
+						 EXT2_FLAGS_TEST_FILESYS), 0);
+	assert_int_equal(dev.nstale, 1);
+	assert_int_equal(dev.stale[0], 1);
+	assert_int_equal(fsio_commit_backups(&dev, NULL), 0);
+	fsio_release(&dev);
+	assert_true(backup_has_test(fx->img));
+	assert_int_equal(run("e2fsck -fn %s >/dev/null 2>&1", fx->img), 0);
+	/* Agreeing now: nothing left to write. */
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_int_equal(fsio_find_stale_backups(&dev,
+						 EXT2_FLAGS_TEST_FILESYS), 0);
+	assert_int_equal(dev.nstale, 0);
+	fsio_release(&dev);
+	assert_int_equal(run("tune2fs -E ^test_fs %s >/dev/null 2>&1",
+			     fx->img), 0);
 }
 
 /* A writer that is not ext4dev changed the superblock in between. */
@@ -223,6 +269,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_commit_sets_and_clears),
+		cmocka_unit_test(test_stale_backup_found_and_rewritten),
 		cmocka_unit_test(test_commit_refuses_changed_superblock),
 		cmocka_unit_test(test_truncated_is_refused),
 		cmocka_unit_test(test_not_a_filesystem),
