@@ -81,11 +81,17 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 	return -1;
 }
 
-static void say(const struct mark_ctl *ctl, const char *spec,
+/* "LABEL=x (/dev/sdb1): test filesystem flag set", escaped. */
+static void say(const struct mark_ctl *ctl, const struct fsio_dev *dev,
 		const char *what)
 {
-	if (!ctl->quiet)
-		printf("%s: test filesystem flag %s\n", spec, what);
+	char name[EXT4DEV_NAME_MAX], esc[EXT4DEV_NAME_MAX * 4];
+
+	if (ctl->quiet)
+		return;
+	report_escape(report_dev_name(dev, false, name, sizeof(name)), esc,
+		      sizeof(esc));
+	printf("%s: test filesystem flag %s\n", esc, what);
 }
 
 /*
@@ -93,7 +99,7 @@ static void say(const struct mark_ctl *ctl, const char *spec,
  * that "already" is only said when every copy has the flag as asked.
  */
 static errcode_t mark_backups(const struct mark_ctl *ctl,
-			      struct fsio_dev *dev, const char *spec,
+			      struct fsio_dev *dev,
 			      const struct fsio_write_opts *opts)
 {
 	char what[96];
@@ -103,7 +109,7 @@ static errcode_t mark_backups(const struct mark_ctl *ctl,
 	if (err)
 		return err;
 	if (!dev->nstale) {
-		say(ctl, spec, ctl->set ? "already set" : "already clear");
+		say(ctl, dev, ctl->set ? "already set" : "already clear");
 		return 0;
 	}
 	if (!ctl->dry_run)
@@ -114,7 +120,7 @@ static errcode_t mark_backups(const struct mark_ctl *ctl,
 		 ctl->set ? "set" : "cleared",
 		 dev->nstale, dev->nstale == 1 ? "" : "s");
 	if (!err)
-		say(ctl, spec, what);
+		say(ctl, dev, what);
 	return err;
 }
 
@@ -137,13 +143,13 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 	old_flags = dev.fs->super->s_flags;
 	new_flags = mark_new_flags(old_flags, ctl->set);
 	if (new_flags == old_flags) {
-		err = mark_backups(ctl, &dev, spec, &opts);
+		err = mark_backups(ctl, &dev, &opts);
 	} else if (ctl->dry_run) {
-		say(ctl, spec, ctl->set ? "would be set" : "would be cleared");
+		say(ctl, &dev, ctl->set ? "would be set" : "would be cleared");
 	} else {
 		err = fsio_commit_flags(&dev, new_flags, &opts);
 		if (!err)
-			say(ctl, spec, ctl->set ? "set" : "cleared");
+			say(ctl, &dev, ctl->set ? "set" : "cleared");
 	}
 out:
 	if (err)

@@ -121,8 +121,12 @@ static int check_one(const struct show_flags_ctl *ctl, struct fsio_dev *dev)
 	bool is_test = dev->fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS;
 	bool holds = is_test == (ctl->check == EXT4DEV_CHECK_TEST);
 
+	char name[EXT4DEV_NAME_MAX], esc[EXT4DEV_NAME_MAX * 4];
+
+	report_escape(report_dev_name(dev, false, name, sizeof(name)), esc,
+		      sizeof(esc));
 	if (ctl->verbose)
-		printf("%s: %s filesystem\n", dev->spec,
+		printf("%s: %s filesystem\n", esc,
 		       is_test ? "test" : "production");
 	return holds ? EXT4DEV_EXIT_OK : EXT4DEV_EXIT_CHECK_FAILED;
 }
@@ -156,7 +160,10 @@ static int add_row(struct show_table *t, struct fsio_dev *dev)
 /* Shown as dumpe2fs shows it, but scripts must hear about it. */
 static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc)
 {
-	report_warn(dev->spec, "%s", error_message(err));
+	char name[EXT4DEV_NAME_MAX];
+
+	report_warn(report_dev_name(dev, true, name, sizeof(name)), "%s",
+		    error_message(err));
 	return ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
 }
 

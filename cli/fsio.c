@@ -20,18 +20,6 @@
 #define FSIO_READ_FLAGS (EXT2_FLAG_SUPER_ONLY | EXT2_FLAG_64BITS | \
 			 EXT2_FLAG_JOURNAL_DEV_OK | EXT2_FLAG_SKIP_MMP)
 
-static bool is_tag_spec(const char *spec)
-{
-	static const char *const tags[] = {
-		"LABEL=", "UUID=", "PARTLABEL=", "PARTUUID=",
-	};
-
-	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
-		if (!strncmp(spec, tags[i], strlen(tags[i])))
-			return true;
-	return false;
-}
-
 errcode_t fsio_init(struct fsio_dev *dev, const char *spec)
 {
 	memset(dev, 0, sizeof(*dev));
@@ -39,12 +27,11 @@ errcode_t fsio_init(struct fsio_dev *dev, const char *spec)
 	dev->spec = strdup(spec);
 	if (!dev->spec)
 		return EXT2_ET_NO_MEMORY;
-	if (!is_tag_spec(spec)) {
+	if (!fsio_is_tag(spec)) {
 		dev->path = strdup(spec);
 		return dev->path ? 0 : EXT2_ET_NO_MEMORY;
 	}
-	dev->path = blkid_evaluate_spec(spec, NULL);
-	return dev->path ? 0 : EXT4DEV_ERR_NO_DEVICE;
+	return fsio_resolve_tag(dev);
 }
 
 /* Open @dev->path ourselves to check its kind and to hold a flock(). */

@@ -31,6 +31,7 @@ struct fsio_dev {
 	const char *undo_file;	/* the -z path fsio_check_undo() accepted */
 	bool undo_err;		/* the error is about undo_file, not path */
 	bool undo_created;	/* fsio made undo_file: remove it if empty */
+	char matches[512];	/* with EXT4DEV_ERR_AMBIGUOUS: every match */
 	dgrp_t *stale;		/* groups whose backup superblock differs */
 	unsigned int nstale;
 };
@@ -39,8 +40,21 @@ struct fsio_write_opts {
 	const char *undo_file;	/* e2undo file to write first, or NULL */
 };
 
-/* Set up @dev for @spec; resolves LABEL=/UUID= through libblkid. */
+/*
+ * Set up @dev for @spec; resolves LABEL=/UUID= through libblkid
+ * (fsio_resolve_tag()).  dev->path is NULL unless it returns 0.
+ */
 errcode_t fsio_init(struct fsio_dev *dev, const char *spec);
+
+/* Is @spec LABEL=, UUID=, PARTLABEL= or PARTUUID=? */
+bool fsio_is_tag(const char *spec);
+
+/*
+ * dev->spec is a tag: set dev->path to the one device that carries it.
+ * More than one is EXT4DEV_ERR_AMBIGUOUS with every device named in
+ * dev->matches; none is EXT4DEV_ERR_NO_DEVICE.
+ */
+errcode_t fsio_resolve_tag(struct fsio_dev *dev);
 
 /*
  * Open read-only: superblock only, checksum errors tolerated (see

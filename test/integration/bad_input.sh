@@ -106,4 +106,25 @@ worst_wins() {
 }
 check "mark several: worst exit, good one still marked" worst_wins
 
+# Control characters in a name never reach the terminal raw, and each
+# error stays one line (stdout lines too).
+escaped() {
+	local name=$WORK/$'evil\n\e[31mname' rc
+	cp "$WORK/good.img" "$name"
+	for cmd in "show-flags" "mark-test" "mark-production -n" "show-flags -c test -v" "mkfs -n"; do
+		# shellcheck disable=SC2086
+		run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" $cmd "$name" "$WORK/in/missing"
+		if grep -q $'\e' "$WORK/err" "$WORK/out" ||
+			[ "$(grep -c "" "$WORK/err")" -gt 2 ]; then
+			echo "$cmd: raw control characters or split lines:"
+			cat -v "$WORK/out" "$WORK/err"
+			return 1
+		fi
+	done
+	name=$WORK/in/$'x\ny'
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" mark-test "$name"
+	grep -qF 'x\x0ay' "$WORK/err" && [ "$(wc -l <"$WORK/err")" = 1 ]
+}
+check "control characters escaped, one line per error" escaped
+
 finish
