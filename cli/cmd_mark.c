@@ -13,6 +13,7 @@
 #include "exitcodes.h"
 #include "fsio.h"
 #include "report.h"
+#include "version.h"
 
 static int print_help(const struct mark_ctl *ctl)
 {
@@ -29,7 +30,8 @@ static int print_help(const struct mark_ctl *ctl)
 	       " -q, --quiet           print nothing on success\n"
 	       " -z, --undo <file>     save the old bytes to an e2undo(8) "
 	       "file first\n"
-	       " -h, --help            display this help\n",
+	       " -h, --help            display this help\n"
+	       " -V, --version         display the version\n",
 	       ctl->name, ctl->set ? "Set" : "Clear");
 	return EXT4DEV_EXIT_OK;
 }
@@ -42,6 +44,7 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "undo", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -51,7 +54,8 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 	ctl->set = set;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:nqz:h", longopts,
+	/* No '+': options may follow the devices, up to "--" (GNU). */
+	while ((c = getopt_long(argc, argv, ":nqz:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -68,6 +72,8 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 			break;
 		case 'h':
 			return print_help(ctl);
+		case 'V':
+			return ext4dev_print_version();
 		default:
 			return report_bad_option(name, c, argv);
 		}

@@ -17,6 +17,7 @@
 #include "fsio.h"
 #include "report.h"
 #include "show_table.h"
+#include "version.h"
 
 #define CMD "show-flags"
 
@@ -34,11 +35,13 @@ static int print_help(void)
 	       "prints nothing\n"
 	       " -v, --verbose         with --check, say what each device "
 	       "is\n"
-	       " -o, --output <list>   table columns to print\n"
+	       " -o, --output <list>   table columns to print "
+	       "(+<list> adds to the default)\n"
 	       " -J, --json            print the table as JSON\n"
 	       " -r, --raw             print the table without alignment\n"
 	       " -n, --noheadings      do not print a header line\n"
-	       " -h, --help            display this help\n");
+	       " -h, --help            display this help\n"
+	       " -V, --version         display the version\n");
 	show_table_list_columns();
 	return EXT4DEV_EXIT_OK;
 }
@@ -55,6 +58,40 @@ static int parse_check(struct show_flags_ctl *ctl, const char *arg)
 	return -1;
 }
 
+static const char *long_name(int c, const struct option *opts)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return opts->name;
+	return "?";
+}
+
+/*
+ * Options that cannot go together, in util-linux's words (its
+ * include/optutils.h): --check prints no table, and a table is JSON or
+ * raw, not both.  @seen holds the first --check and table option seen.
+ */
+static int exclusive(int c, const struct option *opts, int seen[2])
+{
+	int other = 0;
+
+	if (c == 'c')
+		other = seen[1];
+	else if (strchr("Jrno", c) && seen[0])
+		other = seen[0];
+	else if ((c == 'J' || c == 'r') && (seen[1] == 'J' || seen[1] == 'r'))
+		other = seen[1] == c ? 0 : seen[1];
+	if (other)
+		return report_usage(CMD, "mutually exclusive arguments: "
+				    "--%s --%s", long_name(other, opts),
+				    long_name(c, opts));
+	if (c == 'c')
+		seen[0] = c;
+	else if (strchr("Jrno", c) && (!seen[1] || strchr("on", seen[1])))
+		seen[1] = c;
+	return -1;
+}
+
 int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -65,16 +102,21 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, rc;
+	int c, rc, seen[2] = { 0, 0 };
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->check = EXT4DEV_CHECK_NONE;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:vo:Jrnh", longopts,
+	/* No '+': options may follow the devices, up to "--" (GNU). */
+	while ((c = getopt_long(argc, argv, ":c:vo:JrnhV", longopts,
 				NULL)) != -1) {
+		rc = c > 0 ? exclusive(c, longopts, seen) : -1;
+		if (rc >= 0)
+			return rc;
 		switch (c) {
 		case 'c':
 			rc = parse_check(ctl, optarg);
@@ -102,10 +144,14 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 			break;
 		case 'h':
 			return print_help();
+		case 'V':
+			return ext4dev_print_version();
 		default:
 			return report_bad_option(CMD, c, argv);
 		}
 	}
+	if (ctl->verbose && ctl->check == EXT4DEV_CHECK_NONE)
+		return report_usage(CMD, "--verbose works only with --check");
 	ctl->devices = argv + optind;
 	ctl->ndevices = argc - optind;
 	if (!ctl->ndevices)

@@ -152,6 +152,12 @@ struct show_table *show_table_new(const char *columns,
 	if (!t)
 		return NULL;
 	t->json = style == SHOW_TABLE_JSON;
+	/* lsblk's "-o +COL": the default columns, then those. */
+	if (columns && columns[0] == '+') {
+		if (parse_columns(t, DEFAULT_COLUMNS, bad))
+			goto fail;
+		columns++;
+	}
 	if (parse_columns(t, columns ? columns : DEFAULT_COLUMNS, bad))
 		goto fail;
 	if (t->json)
