@@ -118,8 +118,8 @@ static errcode_t mark_backups(const struct mark_ctl *ctl,
 		say(ctl, dev, ctl->set ? "already set" : "already clear");
 		return 0;
 	}
-	if (!ctl->dry_run)
-		err = fsio_commit_backups(dev, opts);
+	err = ctl->dry_run ? fsio_check_writable(dev) :
+			     fsio_commit_backups(dev, opts);
 	snprintf(what, sizeof(what), "%s%s in %u backup superblock%s "
 		 "(the primary already had it)",
 		 ctl->dry_run ? "would be " : "",
@@ -151,7 +151,11 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 	if (new_flags == old_flags) {
 		err = mark_backups(ctl, &dev, &opts);
 	} else if (ctl->dry_run) {
-		say(ctl, &dev, ctl->set ? "would be set" : "would be cleared");
+		/* Opened as the real run would: it fails where that fails. */
+		err = fsio_check_writable(&dev);
+		if (!err)
+			say(ctl, &dev, ctl->set ? "would be set" :
+				       "would be cleared");
 	} else {
 		err = fsio_commit_flags(&dev, new_flags, &opts);
 		if (!err)

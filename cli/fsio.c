@@ -227,7 +227,8 @@ static bool read_only_blockdev(const struct fsio_dev *dev)
 }
 
 static errcode_t open_rw(struct fsio_dev *dev,
-			 const struct fsio_write_opts *opts, ext2_filsys *fs)
+			 const struct fsio_write_opts *opts, ext2_filsys *fs,
+			 int extra_flags)
 {
 	io_manager io = unix_io_manager;
 	errcode_t err;
@@ -248,7 +249,7 @@ static errcode_t open_rw(struct fsio_dev *dev,
 	}
 	err = ext2fs_open2(dev->path, NULL, EXT2_FLAG_RW |
 			   EXT2_FLAG_EXCLUSIVE | EXT2_FLAG_SUPER_ONLY |
-			   EXT2_FLAG_64BITS, 0, 0, io, fs);
+			   EXT2_FLAG_64BITS | extra_flags, 0, 0, io, fs);
 	if (err == EBUSY)
 		err = EXT4DEV_ERR_BUSY;
 	/* It resumes only an undo file of this very filesystem. */
@@ -263,7 +264,7 @@ static errcode_t open_rw(struct fsio_dev *dev,
 errcode_t fsio_reopen_rw(struct fsio_dev *dev,
 			 const struct fsio_write_opts *opts, ext2_filsys *fs)
 {
-	errcode_t err = open_rw(dev, opts, fs);
+	errcode_t err = open_rw(dev, opts, fs, 0);
 
 	if (err)
 		return err;
@@ -276,6 +277,21 @@ errcode_t fsio_reopen_rw(struct fsio_dev *dev,
 		return EXT4DEV_ERR_CHANGED;
 	}
 	return 0;
+}
+
+errcode_t fsio_check_writable(struct fsio_dev *dev)
+{
+	ext2_filsys fs;
+	errcode_t err;
+
+	if (!dev->saved_super)
+		return EXT2_ET_INVALID_ARGUMENT;
+	/* SKIP_MMP: the real run's MMP start would write its block. */
+	err = open_rw(dev, NULL, &fs, EXT2_FLAG_SKIP_MMP);
+	if (err)
+		return err;
+	/* Clean and nothing written: closing writes nothing either. */
+	return ext2fs_close_free(&fs);
 }
 
 errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,

@@ -105,6 +105,14 @@ errcode_t fsio_check_undo(struct fsio_dev *dev, const char *undo_file,
 			  bool create);
 
 /*
+ * The dry run's stand-in for a commit: open @dev exactly as
+ * fsio_commit_*() would (read-write, exclusively), write nothing and
+ * close, so that -n fails where the real run would, with the same
+ * error (EPERM for an immutable file, EACCES, EROFS, busy).
+ */
+errcode_t fsio_check_writable(struct fsio_dev *dev);
+
+/*
  * After fsio_open_change(), when the primary already has the wanted
  * flags: list in dev->stale the groups whose backup superblock has no
  * ext2 magic, a bad checksum, or @mask bits of s_flags that differ from
