@@ -30,6 +30,8 @@ static int print_help(const struct mark_ctl *ctl)
 	       " -q, --quiet           print nothing on success\n"
 	       " -z, --undo <file>     save the old bytes to an e2undo(8) "
 	       "file first\n"
+	       "     --wait <seconds>  give up if another process holds "
+	       "the device that long\n"
 	       " -h, --help            display this help\n"
 	       " -V, --version         display the version\n",
 	       ctl->name, ctl->set ? "Set" : "Clear");
@@ -43,6 +45,7 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "undo", required_argument, NULL, 'z' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -52,6 +55,7 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->name = name;
 	ctl->set = set;
+	ctl->wait_secs = -1;
 	optind = 0;
 	opterr = 0;
 	/* No '+': options may follow the devices, up to "--" (GNU). */
@@ -69,6 +73,11 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 				return report_usage(name, "--undo needs a "
 						    "file name");
 			ctl->undo_file = optarg;
+			break;
+		case 'W':
+			if (!fsio_parse_wait(optarg, &ctl->wait_secs))
+				return report_usage(name, "invalid --wait "
+						    "seconds '%s'", optarg);
 			break;
 		case 'h':
 			return print_help(ctl);
@@ -133,12 +142,14 @@ static errcode_t mark_backups(const struct mark_ctl *ctl,
 static int mark_one(const struct mark_ctl *ctl, const char *spec)
 {
 	struct fsio_write_opts opts = { .undo_file = ctl->undo_file };
+	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
 	uint32_t old_flags, new_flags;
 	struct fsio_dev dev;
 	errcode_t err;
 	int rc = EXT4DEV_EXIT_OK;
 
 	err = fsio_init(&dev, spec);
+	dev.lock_wait = &wait;
 	if (!err)
 		err = fsio_open_change(&dev);
 	/* A bad -z path is refused before anything is written. */

@@ -40,6 +40,8 @@ static int print_help(void)
 	       " -J, --json            print the table as JSON\n"
 	       " -r, --raw             print the table without alignment\n"
 	       " -n, --noheadings      do not print a header line\n"
+	       "     --wait <seconds>  give up if another process holds "
+	       "the device that long\n"
 	       " -h, --help            display this help\n"
 	       " -V, --version         display the version\n");
 	show_table_list_columns();
@@ -71,7 +73,7 @@ static const char *long_name(int c, const struct option *opts)
  * include/optutils.h): --check prints no table, and a table is JSON or
  * raw, not both.  @seen holds the first --check and table option seen.
  */
-static int exclusive(int c, const struct option *opts, int seen[2])
+static int check_exclusive(int c, const struct option *opts, int seen[2])
 {
 	int other = 0;
 
@@ -101,6 +103,7 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "noheadings", no_argument, NULL, 'n' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -109,12 +112,13 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->check = EXT4DEV_CHECK_NONE;
+	ctl->wait_secs = -1;
 	optind = 0;
 	opterr = 0;
 	/* No '+': options may follow the devices, up to "--" (GNU). */
 	while ((c = getopt_long(argc, argv, ":c:vo:JrnhV", longopts,
 				NULL)) != -1) {
-		rc = c > 0 ? exclusive(c, longopts, seen) : -1;
+		rc = c > 0 ? check_exclusive(c, longopts, seen) : -1;
 		if (rc >= 0)
 			return rc;
 		switch (c) {
@@ -141,6 +145,11 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 		case 'n':
 			ctl->noheadings = true;
 			ctl->table = true;
+			break;
+		case 'W':
+			if (!fsio_parse_wait(optarg, &ctl->wait_secs))
+				return report_usage(CMD, "invalid --wait "
+						    "seconds '%s'", optarg);
 			break;
 		case 'h':
 			return print_help();
@@ -216,11 +225,13 @@ static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc)
 static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		    const char *spec)
 {
+	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
 	struct fsio_dev dev;
 	errcode_t err;
 	int rc;
 
 	err = fsio_init(&dev, spec);
+	dev.lock_wait = &wait;
 	if (!err)
 		err = fsio_open_read(&dev);
 	if (err) {

@@ -48,11 +48,8 @@ static errcode_t lock_path(struct fsio_dev *dev, int how)
 		return EISDIR;
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return EXT4DEV_ERR_NOT_BLOCK_OR_FILE;
-	/* Blocking: a second ext4dev waits its turn rather than failing. */
-	while (flock(dev->lock_fd, how))
-		if (errno != EINTR)
-			return errno;
-	return 0;
+	/* A second ext4dev waits its turn rather than failing. */
+	return fsio_lock_fd(dev->lock_fd, how, dev->path, dev->lock_wait);
 }
 
 static void copy_value(blkid_probe pr, const char *name, char *buf,
@@ -190,9 +187,13 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 {
 	errcode_t err;
 
-	err = fsio_check_unused(dev);
+	/*
+	 * The lock first: another ext4dev committing holds the block
+	 * device O_EXCL, which the busy check would take for a stranger.
+	 */
+	err = lock_path(dev, LOCK_EX);
 	if (!err)
-		err = lock_path(dev, LOCK_EX);
+		err = fsio_check_unused(dev);
 	if (err)
 		return err;
 	/*

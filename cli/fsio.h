@@ -17,11 +17,22 @@
 
 #include "ext4dev_err.h"
 
+/*
+ * How long to wait for another process's lock on the device.  All
+ * subcommands take it alike (see fsio_lock.c).
+ */
+struct fsio_lock_wait {
+	int seconds;		/* give up after this long; -1: never */
+	/* Called once after a second of waiting, to tell the user. */
+	void (*notice)(const char *path, int seconds);
+};
+
 struct fsio_dev {
 	char *spec;		/* what the user typed: path, LABEL=, UUID= */
 	char *path;		/* resolved device or image path */
 	ext2_filsys fs;		/* open filesystem, superblock only */
 	int lock_fd;		/* flock()ed while open, -1 when not */
+	const struct fsio_lock_wait *lock_wait;	/* NULL: wait, silently */
 	bool csum_ok;		/* primary superblock checksum verifies */
 	bool size_ok;		/* the device holds all the fs's blocks */
 	char mountpoint[256];	/* set with EXT4DEV_ERR_MOUNTED */
@@ -71,6 +82,17 @@ errcode_t fsio_open_read(struct fsio_dev *dev);
  * serialize.  Nothing is written until fsio_commit_flags().
  */
 errcode_t fsio_open_change(struct fsio_dev *dev);
+
+/*
+ * flock(@fd, @how) (LOCK_SH or LOCK_EX), waiting as @wait says (NULL:
+ * for ever, silently); EXT4DEV_ERR_LOCKED when @wait's time runs out.
+ * For every subcommand, mkfs included: @path only goes to the notice.
+ */
+errcode_t fsio_lock_fd(int fd, int how, const char *path,
+		       const struct fsio_lock_wait *wait);
+
+/* --wait's argument: whole seconds, 0 to refuse at once. */
+bool fsio_parse_wait(const char *arg, int *seconds);
 
 /* Is @path mounted or held exclusively?  Fills dev->mountpoint. */
 errcode_t fsio_check_unused(struct fsio_dev *dev);

@@ -148,3 +148,13 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 				      dev->foreign_usage : "filesystem");
 	return report_failure("%s: %s", name, error_message(err));
 }
+
+void report_lock_notice(const char *path, int seconds)
+{
+	char limit[48] = "";
+
+	if (seconds >= 0)
+		snprintf(limit, sizeof(limit), ", for at most %d s", seconds);
+	report_failure("waiting for another process to release '%s'%s "
+		       "(--wait SECONDS sets a limit)", path, limit);
+}

@@ -53,4 +53,10 @@ size_t report_escape(const char *in, char *buf, size_t len);
 void report_warn(const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * fsio_lock_wait's notice: "ext4dev: waiting for another process to
+ * release 'PATH' ...", once, after a second of waiting.
+ */
+void report_lock_notice(const char *path, int seconds);
+
 #endif

@@ -66,7 +66,7 @@ check "-n over a filesystem writes nothing" [ "$(sha "$IMG")" = "$before" ]
 # never mounted).
 exec 9<"$IMG"
 flock -n 9 || fail "could not lock '$IMG'"
-refuse 8 "in use by another process" "$IMG" -F "$IMG"
+refuse 8 "still holds the device's lock" "$IMG" --wait 0 -F "$IMG"
 exec 9<&-
 
 loop=
