@@ -238,7 +238,11 @@ static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		rc = report_fs_error(&dev, err);
 		goto out;
 	}
-	if (ctl->check != EXT4DEV_CHECK_NONE) {
+	/* It has s_flags, but no filesystem's: no verdict on it. */
+	if (ext2fs_has_feature_journal_dev(dev.fs->super) &&
+	    ctl->check != EXT4DEV_CHECK_NONE) {
+		rc = report_fs_error(&dev, EXT4DEV_ERR_JOURNAL_DEV);
+	} else if (ctl->check != EXT4DEV_CHECK_NONE) {
 		rc = check_one(ctl, &dev);
 	} else if (t) {
 		rc = add_row(t, &dev);
@@ -250,6 +254,10 @@ static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		rc = warn_failure(&dev, EXT2_ET_SB_CSUM_INVALID, rc);
 	if (!dev.size_ok)
 		rc = warn_failure(&dev, EXT4DEV_ERR_TRUNCATED, rc);
+	/* Shown as dumpe2fs shows it, and said what it is. */
+	if (ext2fs_has_feature_journal_dev(dev.fs->super) &&
+	    ctl->check == EXT4DEV_CHECK_NONE)
+		rc = warn_failure(&dev, EXT4DEV_ERR_JOURNAL_DEV, rc);
 out:
 	fsio_release(&dev);
 	return rc;

@@ -105,14 +105,20 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 	return 0;
 }
 
-/* libext2fs could not read a superblock: say what is there instead. */
+/*
+ * libext2fs could not read a superblock: say what is there instead, a
+ * foreign signature, too few bytes, or a damaged primary whose backup
+ * is good (for e2fsck -b to repair).
+ */
 static errcode_t explain_open_failure(struct fsio_dev *dev, errcode_t err)
 {
 	if (err != EXT2_ET_BAD_MAGIC && err != EXT2_ET_SHORT_READ)
 		return err;
-	if (fsio_probe_type(dev, false) || !dev->foreign_type[0])
-		return err;
-	return EXT4DEV_ERR_FOREIGN;
+	if (!fsio_probe_type(dev, false) && dev->foreign_type[0])
+		return EXT4DEV_ERR_FOREIGN;
+	if (err == EXT2_ET_SHORT_READ)
+		return EXT4DEV_ERR_TOO_SMALL;
+	return fsio_find_good_backup(dev) ? err : EXT4DEV_ERR_PRIMARY_BAD;
 }
 
 /*

@@ -43,6 +43,8 @@ struct fsio_dev {
 	bool undo_err;		/* the error is about undo_file, not path */
 	bool undo_created;	/* fsio made undo_file: remove it if empty */
 	char matches[512];	/* with EXT4DEV_ERR_AMBIGUOUS: every match */
+	blk64_t good_backup;	/* with EXT4DEV_ERR_PRIMARY_BAD: its block */
+	unsigned int good_backup_bs;	/* ... and block size */
 	dgrp_t *stale;		/* groups whose backup superblock differs */
 	unsigned int nstale;
 };
@@ -141,6 +143,12 @@ errcode_t fsio_check_writable(struct fsio_dev *dev);
  * the primary's.  Reads one kilobyte per backup and nothing else.
  */
 errcode_t fsio_find_stale_backups(struct fsio_dev *dev, uint32_t mask);
+
+/*
+ * The primary superblock is unreadable: is group 1's backup good, at
+ * any block size?  Fills dev->good_backup (0 when none is found).
+ */
+errcode_t fsio_find_good_backup(struct fsio_dev *dev);
 
 /*
  * Rewrite only the backups in dev->stale from the primary, in the form

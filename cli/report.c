@@ -134,6 +134,15 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 	if (err == EXT4DEV_ERR_AMBIGUOUS)
 		return report_failure("%s: %s: %s (name one by its path)",
 				      name, error_message(err), dev->matches);
+	if (err == EXT4DEV_ERR_PRIMARY_BAD)
+		return report_failure("%s: %s; the first good backup is at "
+				      "block %llu (block size %u): repair "
+				      "with 'e2fsck -b %llu -B %u'",
+				      name, error_message(err),
+				      (unsigned long long)dev->good_backup,
+				      dev->good_backup_bs,
+				      (unsigned long long)dev->good_backup,
+				      dev->good_backup_bs);
 	if (err == EXT4DEV_ERR_MOUNTED && dev->mountpoint[0])
 		return report_failure("%s: filesystem is mounted on '%s' "
 				      "(unmount it first: the kernel keeps its "
