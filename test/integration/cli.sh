@@ -117,6 +117,15 @@ mkimg "$WORK/t.img" 16M -t ext4 -E test_fs
 check "argv[0] dispatch" expect_rc 0 "$WORK/ext4dev-show-flags" --check test "$WORK/t.img"
 check "mkfs.ext4dev next to ext4dev" [ -L "$(dirname "$EXT4DEV")/mkfs.ext4dev" ]
 
+# Every page renders from the checkout, links included (man -l).
+if command -v man >/dev/null; then
+	for page in "$(dirname "$EXT4DEV_MAN")"/*.8; do
+		check "man -l $(basename "$page") renders" bash -c \
+			'err=$(man -l "$0" 2>&1 >/dev/null); [ -z "$err" ] &&
+			man -l "$0" 2>/dev/null | grep -q "mark-test"' "$page"
+	done
+fi
+
 # man page lints clean.
 check "groff -man -ww -z clean" bash -c \
 	'[ -z "$(groff -man -ww -z "$0" 2>&1)" ]' "$EXT4DEV_MAN"
