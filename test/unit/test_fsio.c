@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -254,14 +256,40 @@ static void test_undo_new_file_left_only_when_used(void **state)
 	assert_int_equal(access(undo, F_OK), -1);
 }
 
+/*
+ * close/release twice, on a never-opened and on an opened device: no
+ * double free (ASan would say so), the lock really let go, fields reset.
+ */
 static void test_release_is_idempotent(void **state)
 {
+	struct fixture *fx = *state;
 	struct fsio_dev dev;
+	int fd;
 
 	assert_int_equal(fsio_init(&dev, "whatever"), 0);
 	fsio_close(&dev);
 	fsio_release(&dev);
 	fsio_release(&dev);
+	assert_null(dev.spec);
+	assert_null(dev.path);
+	assert_int_equal(dev.lock_fd, -1);
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_non_null(dev.fs);
+	fsio_close(&dev);
+	fsio_close(&dev);
+	assert_null(dev.fs);
+	assert_null(dev.saved_super);
+	assert_int_equal(dev.lock_fd, -1);
+	/* The exclusive lock is gone: another process could take it. */
+	fd = open(fx->img, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	close(fd);
+	fsio_release(&dev);
+	fsio_release(&dev);
+	assert_null(dev.spec);
 }
 
 int main(void)
