@@ -178,7 +178,7 @@ static void csum_advice(struct mkfs_run *run)
 			"checksums are not full-strength (-O 64bit)\n");
 }
 
-/* Refuse to share the image with another ext4dev (or flock(1) user). */
+/* Take turns with another ext4dev (or flock(1) user) on the image. */
 static int lock_device(struct mkfs_run *run)
 {
 	struct mkfs_ctl *ctl = run->ctl;
