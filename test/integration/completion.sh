@@ -80,7 +80,10 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 fi
 if [ -n "$loop" ]; then
 	trap 'losetup -d "$loop"; rm -rf "$WORK"' EXIT
-	blkid -p "$loop" >/dev/null 2>&1 || true
+	# libblkid trusts a cache entry younger than 2 s without probing
+	# again: a loop device another test just detached could still
+	# show that test's label.  Let it age, then refresh it.
+	sleep 3
 	blkid "$loop" >/dev/null 2>&1 || true
 	uuid=$(blkid -p -o value -s UUID "$loop")
 	# bash breaks words at '=': the reply is what follows it.
