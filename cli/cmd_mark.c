@@ -13,6 +13,7 @@
 #include "exitcodes.h"
 #include "fsio.h"
 #include "report.h"
+#include "version.h"
 
 static int print_help(const struct mark_ctl *ctl)
 {
@@ -29,7 +30,10 @@ static int print_help(const struct mark_ctl *ctl)
 	       " -q, --quiet           print nothing on success\n"
 	       " -z, --undo <file>     save the old bytes to an e2undo(8) "
 	       "file first\n"
-	       " -h, --help            display this help\n",
+	       "     --wait <seconds>  give up if another process holds "
+	       "the device that long\n"
+	       " -h, --help            display this help\n"
+	       " -V, --version         display the version\n",
 	       ctl->name, ctl->set ? "Set" : "Clear");
 	return EXT4DEV_EXIT_OK;
 }
@@ -41,7 +45,9 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "undo", required_argument, NULL, 'z' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -49,9 +55,11 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->name = name;
 	ctl->set = set;
+	ctl->wait_secs = -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:nqz:h", longopts,
+	/* No '+': options may follow the devices, up to "--" (GNU). */
+	while ((c = getopt_long(argc, argv, ":nqz:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -61,10 +69,20 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 			ctl->quiet = true;
 			break;
 		case 'z':
+			if (!*optarg)
+				return report_usage(name, "--undo needs a "
+						    "file name");
 			ctl->undo_file = optarg;
+			break;
+		case 'W':
+			if (!fsio_parse_wait(optarg, &ctl->wait_secs))
+				return report_usage(name, "invalid --wait "
+						    "seconds '%s'", optarg);
 			break;
 		case 'h':
 			return print_help(ctl);
+		case 'V':
+			return ext4dev_print_version();
 		default:
 			return report_bad_option(name, c, argv);
 		}
@@ -78,36 +96,81 @@ int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 	return -1;
 }
 
-static void say(const struct mark_ctl *ctl, const char *spec,
+/* "LABEL=x (/dev/sdb1): test filesystem flag set", escaped. */
+static void say(const struct mark_ctl *ctl, const struct fsio_dev *dev,
 		const char *what)
 {
-	if (!ctl->quiet)
-		printf("%s: test filesystem flag %s\n", spec, what);
+	char name[EXT4DEV_NAME_MAX], esc[EXT4DEV_NAME_MAX * 4];
+
+	if (ctl->quiet)
+		return;
+	report_escape(report_dev_name(dev, false, name, sizeof(name)), esc,
+		      sizeof(esc));
+	printf("%s: test filesystem flag %s\n", esc, what);
+}
+
+/*
+ * The primary already says what we want: make the backups agree, so
+ * that "already" is only said when every copy has the flag as asked.
+ */
+static errcode_t mark_backups(const struct mark_ctl *ctl,
+			      struct fsio_dev *dev,
+			      const struct fsio_write_opts *opts)
+{
+	char what[96];
+	errcode_t err;
+
+	err = fsio_find_stale_backups(dev, EXT2_FLAGS_TEST_FILESYS);
+	if (err)
+		return err;
+	if (!dev->nstale) {
+		say(ctl, dev, ctl->set ? "already set" : "already clear");
+		return 0;
+	}
+	err = ctl->dry_run ? fsio_check_writable(dev) :
+			     fsio_commit_backups(dev, opts);
+	snprintf(what, sizeof(what), "%s%s in %u backup superblock%s "
+		 "(the primary already had it)",
+		 ctl->dry_run ? "would be " : "",
+		 ctl->set ? "set" : "cleared",
+		 dev->nstale, dev->nstale == 1 ? "" : "s");
+	if (!err)
+		say(ctl, dev, what);
+	return err;
 }
 
 static int mark_one(const struct mark_ctl *ctl, const char *spec)
 {
 	struct fsio_write_opts opts = { .undo_file = ctl->undo_file };
+	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
 	uint32_t old_flags, new_flags;
 	struct fsio_dev dev;
 	errcode_t err;
 	int rc = EXT4DEV_EXIT_OK;
 
 	err = fsio_init(&dev, spec);
+	dev.lock_wait = &wait;
 	if (!err)
 		err = fsio_open_change(&dev);
+	/* A bad -z path is refused before anything is written. */
+	if (!err && ctl->undo_file)
+		err = fsio_check_undo(&dev, ctl->undo_file, false);
 	if (err)
 		goto out;
 	old_flags = dev.fs->super->s_flags;
 	new_flags = mark_new_flags(old_flags, ctl->set);
 	if (new_flags == old_flags) {
-		say(ctl, spec, ctl->set ? "already set" : "already clear");
+		err = mark_backups(ctl, &dev, &opts);
 	} else if (ctl->dry_run) {
-		say(ctl, spec, ctl->set ? "would be set" : "would be cleared");
+		/* Opened as the real run would: it fails where that fails. */
+		err = fsio_check_writable(&dev);
+		if (!err)
+			say(ctl, &dev, ctl->set ? "would be set" :
+				       "would be cleared");
 	} else {
 		err = fsio_commit_flags(&dev, new_flags, &opts);
 		if (!err)
-			say(ctl, spec, ctl->set ? "set" : "cleared");
+			say(ctl, &dev, ctl->set ? "set" : "cleared");
 	}
 out:
 	if (err)

@@ -14,6 +14,7 @@ struct mark_ctl {
 	bool dry_run;		/* -n */
 	bool quiet;		/* -q */
 	const char *undo_file;	/* -z */
+	int wait_secs;		/* --wait, -1 when not given */
 	char **devices;
 	int ndevices;
 };

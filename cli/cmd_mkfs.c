@@ -68,12 +68,7 @@ static int check_signature(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 		return report_fs_error(dev, err);
 	if (!dev->foreign_type[0])
 		return -1;
-	if (ctl->noaction) {
-		fprintf(stderr, "ext4dev: warning: '%s': contains an "
-			"existing %s %s\n",
-			ctl->device, dev->foreign_type, dev->foreign_usage);
-		return -1;
-	}
+	/* -n fails here too: it must fail where the real run would. */
 	return report_failure("'%s': contains an existing %s %s (use -F to "
 			      "overwrite it)", ctl->device, dev->foreign_type,
 			      dev->foreign_usage);

@@ -17,6 +17,7 @@
 #include "fsio.h"
 #include "report.h"
 #include "show_table.h"
+#include "version.h"
 
 #define CMD "show-flags"
 
@@ -34,11 +35,15 @@ static int print_help(void)
 	       "prints nothing\n"
 	       " -v, --verbose         with --check, say what each device "
 	       "is\n"
-	       " -o, --output <list>   table columns to print\n"
+	       " -o, --output <list>   table columns to print "
+	       "(+<list> adds to the default)\n"
 	       " -J, --json            print the table as JSON\n"
 	       " -r, --raw             print the table without alignment\n"
 	       " -n, --noheadings      do not print a header line\n"
-	       " -h, --help            display this help\n");
+	       "     --wait <seconds>  give up if another process holds "
+	       "the device that long\n"
+	       " -h, --help            display this help\n"
+	       " -V, --version         display the version\n");
 	show_table_list_columns();
 	return EXT4DEV_EXIT_OK;
 }
@@ -55,6 +60,40 @@ static int parse_check(struct show_flags_ctl *ctl, const char *arg)
 	return -1;
 }
 
+static const char *long_name(int c, const struct option *opts)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return opts->name;
+	return "?";
+}
+
+/*
+ * Options that cannot go together, in util-linux's words (its
+ * include/optutils.h): --check prints no table, and a table is JSON or
+ * raw, not both.  @seen holds the first --check and table option seen.
+ */
+static int check_exclusive(int c, const struct option *opts, int seen[2])
+{
+	int other = 0;
+
+	if (c == 'c')
+		other = seen[1];
+	else if (strchr("Jrno", c) && seen[0])
+		other = seen[0];
+	else if ((c == 'J' || c == 'r') && (seen[1] == 'J' || seen[1] == 'r'))
+		other = seen[1] == c ? 0 : seen[1];
+	if (other)
+		return report_usage(CMD, "mutually exclusive arguments: "
+				    "--%s --%s", long_name(other, opts),
+				    long_name(c, opts));
+	if (c == 'c')
+		seen[0] = c;
+	else if (strchr("Jrno", c) && (!seen[1] || strchr("on", seen[1])))
+		seen[1] = c;
+	return -1;
+}
+
 int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -64,17 +103,24 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "noheadings", no_argument, NULL, 'n' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, rc;
+	int c, rc, seen[2] = { 0, 0 };
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->check = EXT4DEV_CHECK_NONE;
+	ctl->wait_secs = -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:vo:Jrnh", longopts,
+	/* No '+': options may follow the devices, up to "--" (GNU). */
+	while ((c = getopt_long(argc, argv, ":c:vo:JrnhV", longopts,
 				NULL)) != -1) {
+		rc = c > 0 ? check_exclusive(c, longopts, seen) : -1;
+		if (rc >= 0)
+			return rc;
 		switch (c) {
 		case 'c':
 			rc = parse_check(ctl, optarg);
@@ -100,12 +146,21 @@ int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 			ctl->noheadings = true;
 			ctl->table = true;
 			break;
+		case 'W':
+			if (!fsio_parse_wait(optarg, &ctl->wait_secs))
+				return report_usage(CMD, "invalid --wait "
+						    "seconds '%s'", optarg);
+			break;
 		case 'h':
 			return print_help();
+		case 'V':
+			return ext4dev_print_version();
 		default:
 			return report_bad_option(CMD, c, argv);
 		}
 	}
+	if (ctl->verbose && ctl->check == EXT4DEV_CHECK_NONE)
+		return report_usage(CMD, "--verbose works only with --check");
 	ctl->devices = argv + optind;
 	ctl->ndevices = argc - optind;
 	if (!ctl->ndevices)
@@ -121,8 +176,12 @@ static int check_one(const struct show_flags_ctl *ctl, struct fsio_dev *dev)
 	bool is_test = dev->fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS;
 	bool holds = is_test == (ctl->check == EXT4DEV_CHECK_TEST);
 
+	char name[EXT4DEV_NAME_MAX], esc[EXT4DEV_NAME_MAX * 4];
+
+	report_escape(report_dev_name(dev, false, name, sizeof(name)), esc,
+		      sizeof(esc));
 	if (ctl->verbose)
-		printf("%s: %s filesystem\n", dev->spec,
+		printf("%s: %s filesystem\n", esc,
 		       is_test ? "test" : "production");
 	return holds ? EXT4DEV_EXIT_OK : EXT4DEV_EXIT_CHECK_FAILED;
 }
@@ -156,25 +215,34 @@ static int add_row(struct show_table *t, struct fsio_dev *dev)
 /* Shown as dumpe2fs shows it, but scripts must hear about it. */
 static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc)
 {
-	report_warn(dev->spec, "%s", error_message(err));
+	char name[EXT4DEV_NAME_MAX];
+
+	report_warn(report_dev_name(dev, true, name, sizeof(name)), "%s",
+		    error_message(err));
 	return ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
 }
 
 static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		    const char *spec)
 {
+	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
 	struct fsio_dev dev;
 	errcode_t err;
 	int rc;
 
 	err = fsio_init(&dev, spec);
+	dev.lock_wait = &wait;
 	if (!err)
 		err = fsio_open_read(&dev);
 	if (err) {
 		rc = report_fs_error(&dev, err);
 		goto out;
 	}
-	if (ctl->check != EXT4DEV_CHECK_NONE) {
+	/* It has s_flags, but no filesystem's: no verdict on it. */
+	if (ext2fs_has_feature_journal_dev(dev.fs->super) &&
+	    ctl->check != EXT4DEV_CHECK_NONE) {
+		rc = report_fs_error(&dev, EXT4DEV_ERR_JOURNAL_DEV);
+	} else if (ctl->check != EXT4DEV_CHECK_NONE) {
 		rc = check_one(ctl, &dev);
 	} else if (t) {
 		rc = add_row(t, &dev);
@@ -186,6 +254,10 @@ static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		rc = warn_failure(&dev, EXT2_ET_SB_CSUM_INVALID, rc);
 	if (!dev.size_ok)
 		rc = warn_failure(&dev, EXT4DEV_ERR_TRUNCATED, rc);
+	/* Shown as dumpe2fs shows it, and said what it is. */
+	if (ext2fs_has_feature_journal_dev(dev.fs->super) &&
+	    ctl->check == EXT4DEV_CHECK_NONE)
+		rc = warn_failure(&dev, EXT4DEV_ERR_JOURNAL_DEV, rc);
 out:
 	fsio_release(&dev);
 	return rc;

@@ -13,6 +13,7 @@ struct show_flags_ctl {
 	bool verbose;		/* -v: say what --check found */
 	bool table;		/* any of the above, or several devices */
 	int check;		/* EXT4DEV_CHECK_* */
+	int wait_secs;		/* --wait, -1 when not given */
 	char **devices;
 	int ndevices;
 };

@@ -20,18 +20,6 @@
 #define FSIO_READ_FLAGS (EXT2_FLAG_SUPER_ONLY | EXT2_FLAG_64BITS | \
 			 EXT2_FLAG_JOURNAL_DEV_OK | EXT2_FLAG_SKIP_MMP)
 
-static bool is_tag_spec(const char *spec)
-{
-	static const char *const tags[] = {
-		"LABEL=", "UUID=", "PARTLABEL=", "PARTUUID=",
-	};
-
-	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
-		if (!strncmp(spec, tags[i], strlen(tags[i])))
-			return true;
-	return false;
-}
-
 errcode_t fsio_init(struct fsio_dev *dev, const char *spec)
 {
 	memset(dev, 0, sizeof(*dev));
@@ -39,12 +27,11 @@ errcode_t fsio_init(struct fsio_dev *dev, const char *spec)
 	dev->spec = strdup(spec);
 	if (!dev->spec)
 		return EXT2_ET_NO_MEMORY;
-	if (!is_tag_spec(spec)) {
+	if (!fsio_is_tag(spec)) {
 		dev->path = strdup(spec);
 		return dev->path ? 0 : EXT2_ET_NO_MEMORY;
 	}
-	dev->path = blkid_evaluate_spec(spec, NULL);
-	return dev->path ? 0 : EXT4DEV_ERR_NO_DEVICE;
+	return fsio_resolve_tag(dev);
 }
 
 /* Open @dev->path ourselves to check its kind and to hold a flock(). */
@@ -61,11 +48,8 @@ static errcode_t lock_path(struct fsio_dev *dev, int how)
 		return EISDIR;
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return EXT4DEV_ERR_NOT_BLOCK_OR_FILE;
-	/* Blocking: a second ext4dev waits its turn rather than failing. */
-	while (flock(dev->lock_fd, how))
-		if (errno != EINTR)
-			return errno;
-	return 0;
+	/* A second ext4dev waits its turn rather than failing. */
+	return fsio_lock_fd(dev->lock_fd, how, dev->path, dev->lock_wait);
 }
 
 static void copy_value(blkid_probe pr, const char *name, char *buf,
@@ -121,14 +105,20 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 	return 0;
 }
 
-/* libext2fs could not read a superblock: say what is there instead. */
+/*
+ * libext2fs could not read a superblock: say what is there instead, a
+ * foreign signature, too few bytes, or a damaged primary whose backup
+ * is good (for e2fsck -b to repair).
+ */
 static errcode_t explain_open_failure(struct fsio_dev *dev, errcode_t err)
 {
 	if (err != EXT2_ET_BAD_MAGIC && err != EXT2_ET_SHORT_READ)
 		return err;
-	if (fsio_probe_type(dev, false) || !dev->foreign_type[0])
-		return err;
-	return EXT4DEV_ERR_FOREIGN;
+	if (!fsio_probe_type(dev, false) && dev->foreign_type[0])
+		return EXT4DEV_ERR_FOREIGN;
+	if (err == EXT2_ET_SHORT_READ)
+		return EXT4DEV_ERR_TOO_SMALL;
+	return fsio_find_good_backup(dev) ? err : EXT4DEV_ERR_PRIMARY_BAD;
 }
 
 /*
@@ -203,9 +193,13 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 {
 	errcode_t err;
 
-	err = fsio_check_unused(dev);
+	/*
+	 * The lock first: another ext4dev committing holds the block
+	 * device O_EXCL, which the busy check would take for a stranger.
+	 */
+	err = lock_path(dev, LOCK_EX);
 	if (!err)
-		err = lock_path(dev, LOCK_EX);
+		err = fsio_check_unused(dev);
 	if (err)
 		return err;
 	/*
@@ -240,16 +234,20 @@ static bool read_only_blockdev(const struct fsio_dev *dev)
 }
 
 static errcode_t open_rw(struct fsio_dev *dev,
-			 const struct fsio_write_opts *opts, ext2_filsys *fs)
+			 const struct fsio_write_opts *opts, ext2_filsys *fs,
+			 int extra_flags)
 {
 	io_manager io = unix_io_manager;
 	errcode_t err;
 
 	if (opts && opts->undo_file) {
-		/* As e2fsprogs does: a new undo file for every run. */
-		if (unlink(opts->undo_file) && errno != ENOENT)
-			return errno;
-		err = set_undo_io_backing_manager(unix_io_manager);
+		/*
+		 * Checked here too, so no caller can skip it: libext2fs
+		 * would open whatever the path names with O_CREAT.
+		 */
+		err = fsio_check_undo(dev, opts->undo_file, true);
+		if (!err)
+			err = set_undo_io_backing_manager(unix_io_manager);
 		if (!err)
 			err = set_undo_io_backup_file((char *)opts->undo_file);
 		if (err)
@@ -258,13 +256,49 @@ static errcode_t open_rw(struct fsio_dev *dev,
 	}
 	err = ext2fs_open2(dev->path, NULL, EXT2_FLAG_RW |
 			   EXT2_FLAG_EXCLUSIVE | EXT2_FLAG_SUPER_ONLY |
-			   EXT2_FLAG_64BITS, 0, 0, io, fs);
+			   EXT2_FLAG_64BITS | extra_flags, 0, 0, io, fs);
 	if (err == EBUSY)
 		err = EXT4DEV_ERR_BUSY;
+	/* It resumes only an undo file of this very filesystem. */
+	if (err == EXT2_ET_UNDO_FILE_CORRUPT || err == EXT2_ET_UNDO_FILE_WRONG)
+		dev->undo_err = true;
 	/* libext2fs refuses those with a bare EPERM: say what it is. */
 	if (err == EPERM && read_only_blockdev(dev))
 		err = EROFS;
 	return err;
+}
+
+errcode_t fsio_reopen_rw(struct fsio_dev *dev,
+			 const struct fsio_write_opts *opts, ext2_filsys *fs)
+{
+	errcode_t err = open_rw(dev, opts, fs, 0);
+
+	if (err)
+		return err;
+	/*
+	 * Someone other than an ext4dev (which waits on our lock) wrote
+	 * in between: do not overwrite what we have not validated.
+	 */
+	if (memcmp((*fs)->super, dev->saved_super, SUPERBLOCK_SIZE)) {
+		ext2fs_close_free(fs);
+		return EXT4DEV_ERR_CHANGED;
+	}
+	return 0;
+}
+
+errcode_t fsio_check_writable(struct fsio_dev *dev)
+{
+	ext2_filsys fs;
+	errcode_t err;
+
+	if (!dev->saved_super)
+		return EXT2_ET_INVALID_ARGUMENT;
+	/* SKIP_MMP: the real run's MMP start would write its block. */
+	err = open_rw(dev, NULL, &fs, EXT2_FLAG_SKIP_MMP);
+	if (err)
+		return err;
+	/* Clean and nothing written: closing writes nothing either. */
+	return ext2fs_close_free(&fs);
 }
 
 errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
@@ -276,17 +310,9 @@ errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 	if (!dev->fs || !dev->saved_super)
 		return EXT2_ET_INVALID_ARGUMENT;
 	ext2fs_close_free(&dev->fs);
-	err = open_rw(dev, opts, &fs);
+	err = fsio_reopen_rw(dev, opts, &fs);
 	if (err)
 		return err;
-	/*
-	 * Someone other than an ext4dev (which waits on our lock) wrote
-	 * in between: do not overwrite what we have not validated.
-	 */
-	if (memcmp(fs->super, dev->saved_super, SUPERBLOCK_SIZE)) {
-		ext2fs_close_free(&fs);
-		return EXT4DEV_ERR_CHANGED;
-	}
 	fs->super->s_flags = s_flags;
 	/* Every copy, like tune2fs; groups' descriptors are untouched. */
 	fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
@@ -309,9 +335,13 @@ void fsio_close(struct fsio_dev *dev)
 		ext2fs_close_free(&dev->fs);
 	if (dev->saved_super)
 		ext2fs_free_mem(&dev->saved_super);
+	if (dev->stale)
+		ext2fs_free_mem(&dev->stale);
+	dev->nstale = 0;
 	if (dev->lock_fd >= 0)
 		close(dev->lock_fd);
 	dev->lock_fd = -1;
+	fsio_undo_cleanup(dev);
 }
 
 void fsio_release(struct fsio_dev *dev)

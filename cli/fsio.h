@@ -17,25 +17,57 @@
 
 #include "ext4dev_err.h"
 
+/*
+ * How long to wait for another process's lock on the device.  All
+ * subcommands take it alike (see fsio_lock.c).
+ */
+struct fsio_lock_wait {
+	int seconds;		/* give up after this long; -1: never */
+	/* Called once after a second of waiting, to tell the user. */
+	void (*notice)(const char *path, int seconds);
+};
+
 struct fsio_dev {
 	char *spec;		/* what the user typed: path, LABEL=, UUID= */
 	char *path;		/* resolved device or image path */
 	ext2_filsys fs;		/* open filesystem, superblock only */
 	int lock_fd;		/* flock()ed while open, -1 when not */
+	const struct fsio_lock_wait *lock_wait;	/* NULL: wait, silently */
 	bool csum_ok;		/* primary superblock checksum verifies */
 	bool size_ok;		/* the device holds all the fs's blocks */
 	char mountpoint[256];	/* set with EXT4DEV_ERR_MOUNTED */
 	char foreign_type[64];	/* libblkid's TYPE or PTTYPE, e.g. "vfat" */
 	char foreign_usage[32];	/* "filesystem", "partition table", ... */
 	char *saved_super;	/* superblock as validated, to detect races */
+	const char *undo_file;	/* the -z path fsio_check_undo() accepted */
+	bool undo_err;		/* the error is about undo_file, not path */
+	bool undo_created;	/* fsio made undo_file: remove it if empty */
+	char matches[512];	/* with EXT4DEV_ERR_AMBIGUOUS: every match */
+	blk64_t good_backup;	/* with EXT4DEV_ERR_PRIMARY_BAD: its block */
+	unsigned int good_backup_bs;	/* ... and block size */
+	dgrp_t *stale;		/* groups whose backup superblock differs */
+	unsigned int nstale;
 };
 
 struct fsio_write_opts {
 	const char *undo_file;	/* e2undo file to write first, or NULL */
 };
 
-/* Set up @dev for @spec; resolves LABEL=/UUID= through libblkid. */
+/*
+ * Set up @dev for @spec; resolves LABEL=/UUID= through libblkid
+ * (fsio_resolve_tag()).  dev->path is NULL unless it returns 0.
+ */
 errcode_t fsio_init(struct fsio_dev *dev, const char *spec);
+
+/* Is @spec LABEL=, UUID=, PARTLABEL= or PARTUUID=? */
+bool fsio_is_tag(const char *spec);
+
+/*
+ * dev->spec is a tag: set dev->path to the one device that carries it.
+ * More than one is EXT4DEV_ERR_AMBIGUOUS with every device named in
+ * dev->matches; none is EXT4DEV_ERR_NO_DEVICE.
+ */
+errcode_t fsio_resolve_tag(struct fsio_dev *dev);
 
 /*
  * Open read-only: superblock only, checksum errors tolerated (see
@@ -53,6 +85,17 @@ errcode_t fsio_open_read(struct fsio_dev *dev);
  */
 errcode_t fsio_open_change(struct fsio_dev *dev);
 
+/*
+ * flock(@fd, @how) (LOCK_SH or LOCK_EX), waiting as @wait says (NULL:
+ * for ever, silently); EXT4DEV_ERR_LOCKED when @wait's time runs out.
+ * For every subcommand, mkfs included: @path only goes to the notice.
+ */
+errcode_t fsio_lock_fd(int fd, int how, const char *path,
+		       const struct fsio_lock_wait *wait);
+
+/* --wait's argument: whole seconds, 0 to refuse at once. */
+bool fsio_parse_wait(const char *arg, int *seconds);
+
 /* Is @path mounted or held exclusively?  Fills dev->mountpoint. */
 errcode_t fsio_check_unused(struct fsio_dev *dev);
 
@@ -69,6 +112,62 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext);
  */
 errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 			    const struct fsio_write_opts *opts);
+
+/*
+ * Before anything is written: may @undo_file take an e2undo file for
+ * @dev (already opened by fsio_open_change())?  It must be a regular
+ * file or not exist yet in an existing directory, must not be the
+ * device itself through any name, and if it has bytes they must be an
+ * e2undo file, which libext2fs then extends (or refuses if it belongs
+ * to another filesystem), as tune2fs -z does: nothing else is ever
+ * overwritten.  With @create a missing file is created empty (and
+ * removed again by fsio_close() if nothing went into it); without, it
+ * is created and removed at once, to prove that it can be.  On error
+ * dev->undo_err is set, so that the message names @undo_file.
+ */
+errcode_t fsio_check_undo(struct fsio_dev *dev, const char *undo_file,
+			  bool create);
+
+/*
+ * The dry run's stand-in for a commit: open @dev exactly as
+ * fsio_commit_*() would (read-write, exclusively), write nothing and
+ * close, so that -n fails where the real run would, with the same
+ * error (EPERM for an immutable file, EACCES, EROFS, busy).
+ */
+errcode_t fsio_check_writable(struct fsio_dev *dev);
+
+/*
+ * After fsio_open_change(), when the primary already has the wanted
+ * flags: list in dev->stale the groups whose backup superblock has no
+ * ext2 magic, a bad checksum, or @mask bits of s_flags that differ from
+ * the primary's.  Reads one kilobyte per backup and nothing else.
+ */
+errcode_t fsio_find_stale_backups(struct fsio_dev *dev, uint32_t mask);
+
+/*
+ * The primary superblock is unreadable: is group 1's backup good, at
+ * any block size?  Fills dev->good_backup (0 when none is found).
+ */
+errcode_t fsio_find_good_backup(struct fsio_dev *dev);
+
+/*
+ * Rewrite only the backups in dev->stale from the primary, in the form
+ * ext2fs_flush() gives them, then fsync; the primary is not written.
+ * Same undo file and race checks as fsio_commit_flags().
+ */
+errcode_t fsio_commit_backups(struct fsio_dev *dev,
+			      const struct fsio_write_opts *opts);
+
+/*
+ * fsio_commit_*()'s shared step: open @dev for writing (exclusively,
+ * through the undo file when asked) and refuse with EXT4DEV_ERR_CHANGED
+ * if the primary is no longer what fsio_open_change() validated.
+ */
+errcode_t fsio_reopen_rw(struct fsio_dev *dev,
+			 const struct fsio_write_opts *opts, ext2_filsys *fs);
+
+/* fsio_close()'s part: remove an undo file fsio made and left empty. */
+void fsio_undo_cleanup(struct fsio_dev *dev);
 
 /* Close without writing; safe on a never-opened or committed @dev. */
 void fsio_close(struct fsio_dev *dev);

@@ -48,6 +48,7 @@ struct mkfs_ctl {
 	unsigned long flex_bg_size;	/* -G */
 	int errors_behavior;		/* -e, 0 unset */
 	bool force, quiet, noaction, verbose, production;
+	int wait_secs;			/* --wait, -1 for ever */
 
 	/* -J, and -j (journal_size -1: the default size). */
 	int journal_size;		/* MiB */

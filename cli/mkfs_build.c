@@ -178,22 +178,22 @@ static void csum_advice(struct mkfs_run *run)
 			"checksums are not full-strength (-O 64bit)\n");
 }
 
-/* Refuse to share the image with another ext4dev (or flock(1) user). */
+/* Take turns with another ext4dev (or flock(1) user) on the image. */
 static int lock_device(struct mkfs_run *run)
 {
 	struct mkfs_ctl *ctl = run->ctl;
+	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
+	errcode_t err;
 	int flags = O_RDONLY | O_CLOEXEC | (ctl->dev_exists ? 0 : O_CREAT);
 
 	run->lock_fd = open(ctl->device, flags, 0666);
 	if (run->lock_fd < 0)
 		return report_failure("'%s': %s", ctl->device,
 				      strerror(errno));
-	if (!flock(run->lock_fd, LOCK_EX | LOCK_NB))
-		return -1;
-	if (errno == EWOULDBLOCK)
-		return report_failure("'%s': %s", ctl->device,
-				      error_message(EXT4DEV_ERR_BUSY));
-	return report_failure("'%s': %s", ctl->device, strerror(errno));
+	/* Waits like every subcommand (fsio_lock_fd()), --wait bounds it. */
+	err = fsio_lock_fd(run->lock_fd, LOCK_EX, ctl->device, &wait);
+	return err ? report_failure("'%s': %s", ctl->device,
+				    error_message(err)) : -1;
 }
 
 /*

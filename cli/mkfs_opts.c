@@ -64,6 +64,8 @@ static int print_help(void)
 	       " -q                    print nothing on success\n"
 	       " -v                    print the details\n"
 	       "     --production      leave the test_filesystem flag clear\n"
+	       "     --wait <seconds>  give up if another process holds "
+	       "the device that long\n"
 	       " -V, --version         display the version\n"
 	       " -h, --help            display this help\n");
 	return EXT4DEV_EXIT_OK;
@@ -73,6 +75,7 @@ void mkfs_ctl_init(struct mkfs_ctl *ctl)
 {
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->reserved_ratio = -1.0;
+	ctl->wait_secs = -1;
 	ctl->lazy_itable_init = EXT4DEV_UNSET;
 	ctl->lazy_journal_init = EXT4DEV_UNSET;
 	ctl->discard = EXT4DEV_UNSET;
@@ -312,6 +315,9 @@ static int parse_valued(struct mkfs_ctl *ctl, int c, char *arg)
 		return parse_once(&ctl->fs_type, arg, c);
 	case 'T':
 		return parse_once(&ctl->usage_types, arg, c);
+	case 'W':
+		return fsio_parse_wait(arg, &ctl->wait_secs) ? -1 :
+		       report_usage(CMD, "invalid --wait seconds '%s'", arg);
 	}
 	return -2;
 }
@@ -358,6 +364,7 @@ int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "production", no_argument, NULL, 'P' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

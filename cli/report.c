@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <ext2fs/ext2fs.h>
 
@@ -16,12 +19,49 @@ void report_init(void)
 	add_error_table(&et_e4dv_error_table);
 }
 
-static __attribute__((format(printf, 1, 0)))
-void vprint(const char *fmt, va_list ap)
+size_t report_escape(const char *in, char *buf, size_t len)
 {
-	fputs("ext4dev: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	size_t n = 0;
+
+	if (!len)
+		return 0;
+	for (; *in && n + 1 < len; in++) {
+		unsigned char c = *in;
+
+		if (c >= 0x20 && c != 0x7f) {
+			buf[n++] = c;
+		} else if (n + 4 < len) {
+			snprintf(buf + n, len - n, "\\x%02x", c);
+			n += 4;
+		} else {
+			break;
+		}
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * Every message goes through here: a name with a newline or an escape
+ * sequence in it reaches the terminal as \x0a or \x1b, the way
+ * libsmartcols shows it in the table, and each message stays one line.
+ */
+static __attribute__((format(printf, 2, 0)))
+void vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	char *raw = NULL, *esc;
+	size_t len;
+
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
+	len = raw ? strlen(raw) * 4 + 1 : 1;
+	esc = malloc(len);
+	if (raw && esc)
+		report_escape(raw, esc, len);
+	fprintf(stderr, "ext4dev: %s%s\n", prefix,
+		raw && esc ? esc : "(out of memory)");
+	free(esc);
+	free(raw);
 }
 
 int report_usage(const char *cmd, const char *fmt, ...)
@@ -29,7 +69,7 @@ int report_usage(const char *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(fmt, ap);
+	vprint("", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'ext4dev%s%s --help' for more information.\n",
 		cmd ? " " : "", cmd ? cmd : "");
@@ -53,35 +93,77 @@ int report_failure(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(fmt, ap);
+	vprint("", fmt, ap);
 	va_end(ap);
 	return EXT4DEV_EXIT_FAILURE;
 }
 
 void report_warn(const char *dev, const char *fmt, ...)
 {
+	char prefix[EXT4DEV_NAME_MAX + 16];
 	va_list ap;
 
-	fprintf(stderr, "ext4dev: warning: '%s': ", dev);
+	snprintf(prefix, sizeof(prefix), "warning: %s: ", dev);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprint(prefix, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+const char *report_dev_name(const struct fsio_dev *dev, bool quote,
+			    char *buf, size_t len)
+{
+	const char *q = quote ? "'" : "";
+
+	if (dev->path && dev->spec && strcmp(dev->path, dev->spec))
+		snprintf(buf, len, "%s%s%s (%s)", q, dev->spec, q, dev->path);
+	else
+		snprintf(buf, len, "%s%s%s", q,
+			 dev->path ? dev->path : dev->spec, q);
+	return buf;
 }
 
 int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 {
-	const char *name = dev->path ? dev->path : dev->spec;
+	char name[EXT4DEV_NAME_MAX];
 
+	report_dev_name(dev, true, name, sizeof(name));
+	if (dev->undo_err)
+		return report_failure("%s: undo file '%s': %s", name,
+				      dev->undo_file ? dev->undo_file : "",
+				      error_message(err));
+	if (err == EXT4DEV_ERR_AMBIGUOUS)
+		return report_failure("%s: %s: %s (name one by its path)",
+				      name, error_message(err), dev->matches);
+	if (err == EXT4DEV_ERR_PRIMARY_BAD)
+		return report_failure("%s: %s; the first good backup is at "
+				      "block %llu (block size %u): repair "
+				      "with 'e2fsck -b %llu -B %u'",
+				      name, error_message(err),
+				      (unsigned long long)dev->good_backup,
+				      dev->good_backup_bs,
+				      (unsigned long long)dev->good_backup,
+				      dev->good_backup_bs);
 	if (err == EXT4DEV_ERR_MOUNTED && dev->mountpoint[0])
-		return report_failure("'%s': filesystem is mounted on '%s' "
+		return report_failure("%s: filesystem is mounted on '%s' "
 				      "(unmount it first: the kernel keeps its "
 				      "own copy of the superblock and would "
 				      "overwrite the change)",
 				      name, dev->mountpoint);
 	if (err == EXT4DEV_ERR_FOREIGN && dev->foreign_type[0])
-		return report_failure("'%s': contains a %s filesystem, not "
+		return report_failure("%s: contains a %s %s, not "
 				      "ext2/ext3/ext4", name,
-				      dev->foreign_type);
-	return report_failure("'%s': %s", name, error_message(err));
+				      dev->foreign_type,
+				      dev->foreign_usage[0] ?
+				      dev->foreign_usage : "filesystem");
+	return report_failure("%s: %s", name, error_message(err));
+}
+
+void report_lock_notice(const char *path, int seconds)
+{
+	char limit[48] = "";
+
+	if (seconds >= 0)
+		snprintf(limit, sizeof(limit), ", for at most %d s", seconds);
+	report_failure("waiting for another process to release '%s'%s "
+		       "(--wait SECONDS sets a limit)", path, limit);
 }

@@ -35,8 +35,28 @@ int report_failure(const char *fmt, ...)
  */
 int report_fs_error(const struct fsio_dev *dev, errcode_t err);
 
-/* "ext4dev: warning: 'DEV': MSG"; returns nothing. */
+/* Longest name report_dev_name() gives (longer ones are cut). */
+#define EXT4DEV_NAME_MAX 1024
+
+/*
+ * How messages name @dev: its path, or "SPEC (PATH)" for a LABEL=/UUID=
+ * (the device it resolved to), with SPEC in quotes when @quote.
+ * Returns @buf.  Control characters are escaped later, by the printer.
+ */
+const char *report_dev_name(const struct fsio_dev *dev, bool quote,
+			    char *buf, size_t len);
+
+/* Copy @in to @buf with control characters as \xNN; returns length. */
+size_t report_escape(const char *in, char *buf, size_t len);
+
+/* "ext4dev: warning: DEV: MSG" (DEV as report_dev_name() gives it). */
 void report_warn(const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * fsio_lock_wait's notice: "ext4dev: waiting for another process to
+ * release 'PATH' ...", once, after a second of waiting.
+ */
+void report_lock_notice(const char *path, int seconds);
 
 #endif

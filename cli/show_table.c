@@ -30,13 +30,13 @@ static const struct col_info col_infos[COL_COUNT] = {
 			 "device or image as named" },
 	[COL_TYPE] = { "TYPE", 0.1, 0, SCOLS_JSON_STRING,
 		       "filesystem type as libblkid reports it" },
-	[COL_FLAGS] = { "FLAGS", 0.4, SCOLS_FL_WRAP, SCOLS_JSON_STRING,
+	[COL_FLAGS] = { "FLAGS", 0.4, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
 			"superblock flags, as dumpe2fs names them" },
 	[COL_TEST] = { "TEST", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
 		       "test_filesystem flag set (yes/no)" },
 	[COL_UUID] = { "UUID", 36, 0, SCOLS_JSON_STRING,
 		       "filesystem UUID" },
-	[COL_LABEL] = { "LABEL", 0.1, 0, SCOLS_JSON_STRING,
+	[COL_LABEL] = { "LABEL", 0.1, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
 			"filesystem label" },
 };
 
@@ -152,6 +152,12 @@ struct show_table *show_table_new(const char *columns,
 	if (!t)
 		return NULL;
 	t->json = style == SHOW_TABLE_JSON;
+	/* lsblk's "-o +COL": the default columns, then those. */
+	if (columns && columns[0] == '+') {
+		if (parse_columns(t, DEFAULT_COLUMNS, bad))
+			goto fail;
+		columns++;
+	}
 	if (parse_columns(t, columns ? columns : DEFAULT_COLUMNS, bad))
 		goto fail;
 	if (t->json)

@@ -100,4 +100,10 @@ for size in 1G 15T; do
 		"$EXT4DEV show-flags $img" "dumpe2fs -h $img"
 	row "mark-test+mark-production vs tune2fs -E test_fs,^test_fs ($size)" \
 		"$img" "$WORK/ours_toggle $img" "$WORK/theirs_toggle $img"
+	# Flag already as asked: ext4dev reads every backup copy to check
+	# that they agree and writes nothing; tune2fs rewrites them all.
+	"$EXT4DEV" mark-test -q "$img"
+	row "mark-test when already set vs tune2fs -E test_fs ($size)" \
+		"$img" "$EXT4DEV mark-test -q $img" "tune2fs -E test_fs $img"
+	"$EXT4DEV" mark-production -q "$img"
 done

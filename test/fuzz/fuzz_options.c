@@ -43,6 +43,11 @@ static void fuzz_show_flags(int argc, char **argv)
 	check(ctl.check >= EXT4DEV_CHECK_NONE &&
 	      ctl.check <= EXT4DEV_CHECK_TEST);
 	check(ctl.table || (ctl.ndevices == 1 && !ctl.columns));
+	/* Exclusive options never both get through (util-linux's rule). */
+	check(ctl.check == EXT4DEV_CHECK_NONE ||
+	      !(ctl.json || ctl.raw || ctl.columns || ctl.noheadings));
+	check(!(ctl.json && ctl.raw));
+	check(!ctl.verbose || ctl.check != EXT4DEV_CHECK_NONE);
 	t = show_table_new(ctl.columns, ctl.json ? SHOW_TABLE_JSON :
 			   SHOW_TABLE_PLAIN, ctl.noheadings, &bad);
 	/* An unknown column names itself, inside the -o argument. */
@@ -62,6 +67,8 @@ static void fuzz_mark(int argc, char **argv, bool set)
 	check(ctl.set == set && ctl.ndevices >= 1);
 	check(ctl.devices + ctl.ndevices == argv + argc);
 	check(!ctl.undo_file || ctl.ndevices == 1);
+	/* -z '' is a usage error, never an empty path handed to fsio. */
+	check(!ctl.undo_file || ctl.undo_file[0]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -82,6 +82,8 @@ options_seeds() {
 	argv_seed mark-undo-2 01 --undo=/tmp/u a b
 	argv_seed mark-prod 02 --dry-run image.img -- -x
 	argv_seed mark-missing 02 -z
+	argv_seed mark-undo-empty 01 -z "" image.img
+	argv_seed mark-undo-late 02 image.img --undo /dev/null
 }
 
 mkfs_options_seeds() {

@@ -27,6 +27,11 @@ make_inputs() {
 	debugfs -w -R "ssv feature_incompat 0x10000242" \
 		"$d/unknown-incompat" >/dev/null 2>&1
 	mkdir "$d/directory"
+	# A DOS label with one Linux partition from sector 2048, by hand.
+	truncate -s 16M "$d/parts"
+	printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x08\x00\x00\x00\x78\x00\x00' |
+		dd of="$d/parts" bs=1 seek=446 conv=notrunc status=none
+	printf '\x55\xaa' | dd of="$d/parts" bs=1 seek=510 conv=notrunc status=none
 }
 
 # expect_failure CMD... TARGET: exit 8, message names TARGET, no change.
@@ -85,6 +90,30 @@ check "journal device named" message_for "external journal device" mark-test "$W
 check "bad csum: libext2fs's words" message_for "Superblock checksum does not match" mark-test "$WORK/in/bad-csum"
 check "unknown feature: libext2fs's words" message_for "unsupported feature" mark-test "$WORK/in/unknown-incompat"
 check "missing: strerror" message_for "No such file or directory" show-flags "$WORK/in/missing"
+check "empty: too small" message_for "too small to hold an ext2/ext3/ext4 superblock" show-flags "$WORK/in/empty"
+check "one byte: too small" message_for "too small to hold" mark-test "$WORK/in/one-byte"
+check "dos label: libblkid's words" message_for "contains a dos partition table" show-flags "$WORK/in/parts"
+# A zeroed primary with good backups: say so, and which backup.
+cp "$WORK/real.img" "$WORK/in/bad-primary"
+dd if=/dev/zero of="$WORK/in/bad-primary" bs=1024 seek=1 count=1 conv=notrunc status=none
+bs=$(block_size "$WORK/real.img")
+first=$(backup_superblocks "$WORK/real.img" | head -1)
+check "bad primary: names the first good backup" message_for \
+	"primary superblock is damaged; the first good backup is at block $first (block size $bs): repair with 'e2fsck -b $first -B $bs'" \
+	mark-test "$WORK/in/bad-primary"
+check "... which e2fsck accepts" bash -c \
+	'e2fsck -fn -b "$0" -B "$1" "$2" >/dev/null 2>&1; [ $? -le 4 ]' "$first" "$bs" "$WORK/in/bad-primary"
+# An external journal device: shown as dumpe2fs shows it, said what it
+# is, and no --check verdict.
+journal_dev() {
+	local rc
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" show-flags --check production "$WORK/in/journal-dev"
+	[ "$rc" = 8 ] && grep -q "external journal device" "$WORK/err" || return 1
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" show-flags "$WORK/in/journal-dev"
+	[ "$rc" = 8 ] && grep -q "warning: .*external journal device" "$WORK/err" &&
+		[ "$(sed 's/ *$//' "$WORK/out")" = "$(dumpe2fs_flags "$WORK/in/journal-dev")" ]
+}
+check "journal device: --check exits 8, named" journal_dev
 
 # A bad checksum is still shown, as dumpe2fs shows it, with a warning.
 bad_csum_shown() {
@@ -105,5 +134,26 @@ worst_wins() {
 	[ "$rc" = 8 ] && "$EXT4DEV" show-flags --check test "$WORK/good.img"
 }
 check "mark several: worst exit, good one still marked" worst_wins
+
+# Control characters in a name never reach the terminal raw, and each
+# error stays one line (stdout lines too).
+escaped() {
+	local name=$WORK/$'evil\n\e[31mname' rc
+	cp "$WORK/good.img" "$name"
+	for cmd in "show-flags" "mark-test" "mark-production -n" "show-flags -c test -v" "mkfs -n"; do
+		# shellcheck disable=SC2086
+		run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" $cmd "$name" "$WORK/in/missing"
+		if grep -q $'\e' "$WORK/err" "$WORK/out" ||
+			[ "$(grep -c "" "$WORK/err")" -gt 2 ]; then
+			echo "$cmd: raw control characters or split lines:"
+			cat -v "$WORK/out" "$WORK/err"
+			return 1
+		fi
+	done
+	name=$WORK/in/$'x\ny'
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" mark-test "$name"
+	grep -qF 'x\x0ay' "$WORK/err" && [ "$(wc -l <"$WORK/err")" = 1 ]
+}
+check "control characters escaped, one line per error" escaped
 
 finish

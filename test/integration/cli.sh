@@ -29,9 +29,31 @@ full_stdout() {
 }
 check "--help > /dev/full: 8, write error" full_stdout
 
+# --help: exit 0, the usage on stdout (naming the command and every
+# common option), nothing on stderr; -h says the same.
+help_ok() {
+	local cmd=$1 opt=$2
+	expect_rc 0 "$EXT4DEV" "$cmd" "$opt" || return 1
+	[ ! -s "$WORK/err" ] || { echo "stderr: $(cat "$WORK/err")"; return 1; }
+	head -1 "$WORK/out" | grep -qx "Usage:" &&
+		grep -q "^ ext4dev $cmd \[options\]\|^ ext4dev $cmd " "$WORK/out" &&
+		grep -q -- "-h, --help" "$WORK/out" &&
+		grep -q -- "-V, --version" "$WORK/out" ||
+		{ echo "$cmd $opt: not a usage text:"; cat "$WORK/out"; return 1; }
+	cp "$WORK/out" "$WORK/help.$opt"
+}
+version_ok() {
+	expect_rc 0 "$EXT4DEV" "$@" &&
+		grep -Eqx "ext4dev [0-9.]+ \(libext2fs [0-9.]+\)" "$WORK/out"
+}
+mkimg "$WORK/v.img" 16M -t ext4
 for cmd in $COMMANDS; do
-	check "$cmd --help: 0" expect_rc 0 "$EXT4DEV" "$cmd" --help
-	check "$cmd -h: 0" expect_rc 0 "$EXT4DEV" "$cmd" -h
+	check "$cmd --help: usage on stdout" help_ok "$cmd" --help
+	check "$cmd -h: usage on stdout" help_ok "$cmd" -h
+	check "$cmd -h = --help" cmp -s "$WORK/help.-h" "$WORK/help.--help"
+	check "$cmd -V: version" version_ok "$cmd" -V
+	check "$cmd --version: version" version_ok "$cmd" --version
+	check "$cmd --version after a device: version" version_ok "$cmd" "$WORK/v.img" --version
 	check "$cmd bad option: 16" expect_rc 16 "$EXT4DEV" "$cmd" --no-such-option x
 	check "$cmd says Try" grep -q "Try 'ext4dev $cmd --help'" "$WORK/err"
 	check "$cmd no device: 16" expect_rc 16 "$EXT4DEV" "$cmd"
@@ -41,11 +63,68 @@ for cmd in $COMMANDS; do
 	done
 done
 
+# GNU permutation for every subcommand; "--" ends the options.
+perm() {
+	local rc
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" "$@"
+	[ "$rc" = 0 ] || { echo "exit $rc: $*: $(cat "$WORK/err")"; return 1; }
+}
+check "show-flags DEV --json" perm show-flags "$WORK/v.img" --json
+check "... is JSON" grep -q '"test_filesystem": false' "$WORK/out"
+check "show-flags DEV -c production" perm show-flags "$WORK/v.img" -c production
+check "mark-test DEV -n: nothing written" bash -c \
+	'sum=$(sha256sum <"$1"); "$0" mark-test "$1" -n | grep -q "would be set" &&
+	[ "$(sha256sum <"$1")" = "$sum" ]' "$EXT4DEV" "$WORK/v.img"
+dashdash() {
+	local rc
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" show-flags -- "$WORK/v.img" --json
+	[ "$rc" = 8 ] && grep -q "'--json': No such file" "$WORK/err" &&
+		grep -q "^Filesystem flags:\|^DEVICE" "$WORK/out"
+}
+check "show-flags -- DEV --json: --json is a device" dashdash
+dashdash_dev() {
+	cp "$WORK/v.img" "$WORK/-x.img"
+	(cd "$WORK" && "$EXT4DEV" show-flags -c production -- -x.img)
+}
+check "show-flags -- -x.img: a device named -x.img" dashdash_dev
+
+# Mutually exclusive options: usage error in util-linux's words.
+excl() {
+	local want=$1 rc
+	shift
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" show-flags "$@" "$WORK/v.img"
+	[ "$rc" = 16 ] && [ ! -s "$WORK/out" ] &&
+		grep -qx "ext4dev: mutually exclusive arguments: $want" "$WORK/err" ||
+		{ echo "$*: exit $rc: $(cat "$WORK/err")"; return 1; }
+}
+check "--check test -J: exclusive" excl "--check --json" --check test -J
+check "-J --check test: exclusive" excl "--json --check" -J --check test
+check "-c test -o DEVICE: exclusive" excl "--check --output" -c test -o DEVICE
+check "-n -c test: exclusive" excl "--noheadings --check" -n -c test
+check "-J -r: exclusive" excl "--json --raw" -J -r
+check "-r -o DEVICE -J: exclusive" excl "--raw --json" -r -o DEVICE -J
+check "-v without --check: 16" expect_rc 16 "$EXT4DEV" show-flags -v "$WORK/v.img"
+check "-J -o TEST -n: fine" expect_rc 0 "$EXT4DEV" show-flags -J -o TEST -n "$WORK/v.img"
+plus_col() {
+	"$EXT4DEV" show-flags -o +UUID,LABEL "$WORK/v.img" | head -1 |
+		grep -Eq '^DEVICE +TYPE +FLAGS +TEST +UUID +LABEL *$'
+}
+check "-o +UUID,LABEL: the default columns, then those" plus_col
+
 # Called by another name: ext4dev-<command> runs that command.
 ln -s "$EXT4DEV" "$WORK/ext4dev-show-flags"
 mkimg "$WORK/t.img" 16M -t ext4 -E test_fs
 check "argv[0] dispatch" expect_rc 0 "$WORK/ext4dev-show-flags" --check test "$WORK/t.img"
 check "mkfs.ext4dev next to ext4dev" [ -L "$(dirname "$EXT4DEV")/mkfs.ext4dev" ]
+
+# Every page renders from the checkout, links included (man -l).
+if command -v man >/dev/null; then
+	for page in "$(dirname "$EXT4DEV_MAN")"/*.8; do
+		check "man -l $(basename "$page") renders" bash -c \
+			'err=$(man -l "$0" 2>&1 >/dev/null); [ -z "$err" ] &&
+			man -l "$0" 2>/dev/null | grep -q "mark-test"' "$page"
+	done
+fi
 
 # man page lints clean.
 check "groff -man -ww -z clean" bash -c \

@@ -31,6 +31,12 @@ check "show-flags reads <= 64 KiB" within "show-flags read" "$read_show" $BUDGET
 read_mark=$(io_bytes read "$EXT4DEV" mark-test "$IMG")
 check "mark-test reads <= 64 KiB" within "mark-test read" "$read_mark" $BUDGET
 check "mark-test took effect" "$EXT4DEV" show-flags -c test "$IMG"
+# Already set: the primary and every backup copy are read, 1 KiB each.
+read_again=$(io_bytes read "$EXT4DEV" mark-test "$IMG")
+check "mark-test (already set, backups compared) reads <= 64 KiB" \
+	within "mark-test again read" "$read_again" $BUDGET
+check "mark-test again read every backup" \
+	[ "$read_again" -ge $(( $(backup_superblocks "$IMG" | wc -l) * 1024 )) ]
 
 # Writes: 1 KiB per superblock copy, nothing else.
 copies=$(( $(backup_superblocks "$IMG" | wc -l) + 1 ))

@@ -36,12 +36,14 @@ check "cleared: blkid says ext4" [ "$(blkid_type "$IMG")" = ext4 ]
 check "e2fsck -fn clean" e2fsck -fn "$IMG" &>/dev/null
 
 # -z: an e2undo file that puts back the exact original bytes.
+# A new undo file for each image: one made for another filesystem is
+# refused (see undo.sh).
 undo_restores() {
-	local before
+	local before undo=$WORK/undo.$RANDOM
 	before=$(sha "$IMG")
-	"$EXT4DEV" mark-test -q -z "$WORK/undo" "$IMG" &&
+	"$EXT4DEV" mark-test -q -z "$undo" "$IMG" &&
 		[ "$(sha "$IMG")" != "$before" ] &&
-		e2undo "$WORK/undo" "$IMG" >/dev/null &&
+		e2undo "$undo" "$IMG" >/dev/null &&
 		[ "$(sha "$IMG")" = "$before" ]
 }
 check "undo file: e2undo restores every byte" undo_restores

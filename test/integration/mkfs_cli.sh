@@ -44,13 +44,19 @@ check "-n: says the journal size" grep -qx 'Journal size: 4096 blocks' \
 	"$WORK/img.n"
 check "-n: creates nothing" [ ! -e "$WORK/v.img" ]
 
-# -n over a filesystem: the layout, no write (a warning names it).
+# -n over a filesystem without -F: refused as the real run is, with the
+# same message and exit code; with -F: the layout, no write.
 before=$(sha "$IMG")
+run_capture "$WORK/out" "$WORK/err.real" rc_real "$EXT4DEV" mkfs "$IMG"
 run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" mkfs -n "$IMG"
-check "-n over ext4dev: exit 0" [ "$rc" = 0 ]
-check "-n over ext4dev: warns" grep -q "contains an existing ext4dev" \
+check "-n over ext4dev: exit 8 like the real run" [ "$rc" = 8 ] && [ "$rc_real" = 8 ]
+check "-n over ext4dev: the real run's message" cmp -s "$WORK/err" "$WORK/err.real"
+check "-n over ext4dev: names it" grep -q "contains an existing ext4dev" \
 	"$WORK/err"
 check "-n over ext4dev: unchanged" [ "$(sha "$IMG")" = "$before" ]
+run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" mkfs -n -F "$IMG"
+check "-n -F over ext4dev: exit 0" [ "$rc" = 0 ]
+check "-n -F over ext4dev: unchanged" [ "$(sha "$IMG")" = "$before" ]
 check "-n: would be set" grep -qx "$IMG: test filesystem flag would be set" \
 	"$WORK/out"
 

@@ -56,7 +56,9 @@ refuse 8 "existing dos partition table" "$WORK/parts.img" "$WORK/parts.img"
 mkimg "$WORK/ext2.img" 8M -t ext2
 refuse 8 "existing ext2 filesystem" "$WORK/ext2.img" "$WORK/ext2.img"
 before=$(sha "$IMG")
-check "-n over a filesystem: exit 0" "$EXT4DEV" mkfs -n -q "$IMG"
+check "-n over a filesystem: refused like the real run" bash -c \
+	'"$0" mkfs -n -q "$1" 2>/dev/null; [ $? = 8 ]' "$EXT4DEV" "$IMG"
+check "-n -F over a filesystem: exit 0" "$EXT4DEV" mkfs -n -F -q "$IMG"
 check "-n over a filesystem writes nothing" [ "$(sha "$IMG")" = "$before" ]
 
 # Held by another process: an image under flock, a block device opened
@@ -64,7 +66,7 @@ check "-n over a filesystem writes nothing" [ "$(sha "$IMG")" = "$before" ]
 # never mounted).
 exec 9<"$IMG"
 flock -n 9 || fail "could not lock '$IMG'"
-refuse 8 "in use by another process" "$IMG" -F "$IMG"
+refuse 8 "still holds the device's lock" "$IMG" --wait 0 -F "$IMG"
 exec 9<&-
 
 loop=

@@ -86,4 +86,26 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 		--regid=65534 --clear-groups "$EXT4DEV" show-flags "$WORK/t.img"
 fi
 
+# A 40-column terminal (a pty from script(1)): FLAGS is truncated like
+# lsblk's columns, never cut into pieces over several lines.
+narrow() {
+	local out
+	mkimg "$WORK/narrow.img" 16M -t ext4 -E test_fs -L narrowlabel
+	out=$(cd "$WORK" && script -qc "stty cols 40; '$EXT4DEV' show-flags -o DEVICE,TYPE,FLAGS,TEST,UUID,LABEL narrow.img narrow.img" /dev/null | tr -d '\r')
+	[ -n "$out" ] || return 1
+	# With SCOLS_FL_WRAP these 5-character pieces came on lines of
+	# their own ("signe", "d_dir", "ector", "y_has", ...).
+	if grep -Eq 'd_dir|ector|y_has|esyst' <<<"$out"; then
+		echo "FLAGS split into pieces:"
+		echo "$out"
+		return 1
+	fi
+	grep -q 'signe' <<<"$out"
+}
+if command -v script >/dev/null && command -v stty >/dev/null; then
+	check "40 columns: FLAGS truncated, not split" narrow
+else
+	echo "note: script(1) missing; narrow-terminal case not run"
+fi
+
 finish

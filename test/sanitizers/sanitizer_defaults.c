@@ -8,7 +8,11 @@
  * under valgrind), so `mark-* -z` would fail LeakSanitizer through no
  * fault of ours.  The suppression is as narrow as we can make it: only
  * memory allocated while ext2fs_flush2() writes through the undo
- * manager.  libext2fs has no frame pointers, so matching a frame that
+ * manager, and the same bitmap where the undo manager allocates it
+ * earlier: when ext2fs_open2() resumes an existing undo file (fsio's
+ * open_rw()), and on the first write of the backups-only path (fsio's
+ * write_backup()); neither allocates anything of ours.  libext2fs has
+ * no frame pointers, so matching a frame that
  * deep needs the slow unwinder on malloc; ext4dev mallocs little.
  */
 const char *__asan_default_options(void);
@@ -27,5 +31,7 @@ const char *__lsan_default_options(void)
 
 const char *__lsan_default_suppressions(void)
 {
-	return "leak:ext2fs_flush2\n";
+	return "leak:ext2fs_flush2\n"
+	       "leak:open_rw\n"
+	       "leak:write_backup\n";
 }

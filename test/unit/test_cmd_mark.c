@@ -43,6 +43,7 @@ static void test_usage_errors(void **state)
 	char *undo_two[] = { "mark-production", "-z", "u", "a", "b", NULL };
 	char *no_arg[] = { "mark-production", "-z", NULL };
 	char *unknown[] = { "mark-production", "--force", "a", NULL };
+	char *empty_undo[] = { "mark-production", "-z", "", "a", NULL };
 	struct mark_ctl ctl;
 
 	assert_int_equal(mark_parse(&ctl, "mark-production", false,
@@ -55,15 +56,40 @@ static void test_usage_errors(void **state)
 	assert_int_equal(mark_parse(&ctl, "mark-production", false,
 				    ARGC(unknown), unknown),
 			 EXT4DEV_EXIT_USAGE);
+	assert_int_equal(mark_parse(&ctl, "mark-production", false,
+				    ARGC(empty_undo), empty_undo),
+			 EXT4DEV_EXIT_USAGE);
+}
+
+static void test_permutation(void **state)
+{
+	char *argv[] = { "mark-test", "a.img", "-n", "--undo", "u", NULL };
+	char *dd[] = { "mark-test", "-q", "--", "-n", NULL };
+	struct mark_ctl ctl;
+
+	assert_int_equal(mark_parse(&ctl, "mark-test", true, ARGC(argv),
+				    argv), -1);
+	assert_true(ctl.dry_run);
+	assert_string_equal(ctl.undo_file, "u");
+	assert_int_equal(ctl.ndevices, 1);
+	assert_string_equal(ctl.devices[0], "a.img");
+	assert_int_equal(mark_parse(&ctl, "mark-test", true, ARGC(dd), dd),
+			 -1);
+	assert_true(ctl.quiet && !ctl.dry_run);
+	assert_int_equal(ctl.ndevices, 1);
+	assert_string_equal(ctl.devices[0], "-n");
 }
 
 static void test_help(void **state)
 {
 	char *argv[] = { "mark-test", "-h", NULL };
+	char *ver[] = { "mark-test", "a.img", "--version", NULL };
 	struct mark_ctl ctl;
 
 	assert_int_equal(mark_parse(&ctl, "mark-test", true, ARGC(argv),
 				    argv), EXT4DEV_EXIT_OK);
+	assert_int_equal(mark_parse(&ctl, "mark-test", true, ARGC(ver),
+				    ver), EXT4DEV_EXIT_OK);
 }
 
 int main(void)
@@ -72,6 +98,7 @@ int main(void)
 		cmocka_unit_test(test_new_flags_moves_only_the_test_bit),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_permutation),
 		cmocka_unit_test(test_help),
 	};
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -74,18 +76,29 @@ static void test_read(void **state)
 	assert_int_equal(read_flags(fx->img) & EXT2_FLAGS_TEST_FILESYS, 0);
 }
 
+/* The fixture's one backup (16 MiB, 1 KiB blocks: group 1, block 8193),
+ * as dumpe2fs reads it: has it the test flag? */
+static bool backup_has_test(const char *img)
+{
+	return run("dumpe2fs -h -o superblock=8193 -o blocksize=1024 %s "
+		   "2>/dev/null | grep -q '^Filesystem flags:.*test_filesystem'",
+		   img) == 0;
+}
+
 static void test_commit_sets_and_clears(void **state)
 {
 	struct fixture *fx = *state;
 	struct fsio_dev dev;
 	uint32_t flags;
 
+	assert_false(backup_has_test(fx->img));
 	assert_int_equal(fsio_init(&dev, fx->img), 0);
 	assert_int_equal(fsio_open_change(&dev), 0);
 	flags = dev.fs->super->s_flags | EXT2_FLAGS_TEST_FILESYS;
 	assert_int_equal(fsio_commit_flags(&dev, flags, NULL), 0);
 	fsio_release(&dev);
 	assert_int_equal(read_flags(fx->img), flags);
+	assert_true(backup_has_test(fx->img));
 
 	assert_int_equal(fsio_init(&dev, fx->img), 0);
 	assert_int_equal(fsio_open_change(&dev), 0);
@@ -93,6 +106,41 @@ static void test_commit_sets_and_clears(void **state)
 	assert_int_equal(fsio_commit_flags(&dev, flags, NULL), 0);
 	fsio_release(&dev);
 	assert_int_equal(read_flags(fx->img), flags);
+	assert_false(backup_has_test(fx->img));
+}
+
+/* Primary with the flag, backup without: found, and only it written. */
+static void test_stale_backup_found_and_rewritten(void **state)
+{
+	struct fixture *fx = *state;
+	struct fsio_dev dev;
+
+	assert_int_equal(run("cp %s %s.orig && tune2fs -E test_fs %s "
+			     ">/dev/null 2>&1 && dd if=%s of=%s.orig bs=1024 "
+			     "skip=1 seek=1 count=1 conv=notrunc status=none",
+			     fx->img, fx->img, fx->img, fx->img, fx->img), 0);
+	assert_int_equal(run("mv %s.orig %s", fx->img, fx->img), 0);
+	assert_false(backup_has_test(fx->img));
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_true(dev.fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS);
+	assert_int_equal(fsio_find_stale_backups(&dev,
+						 EXT2_FLAGS_TEST_FILESYS), 0);
+	assert_int_equal(dev.nstale, 1);
+	assert_int_equal(dev.stale[0], 1);
+	assert_int_equal(fsio_commit_backups(&dev, NULL), 0);
+	fsio_release(&dev);
+	assert_true(backup_has_test(fx->img));
+	assert_int_equal(run("e2fsck -fn %s >/dev/null 2>&1", fx->img), 0);
+	/* Agreeing now: nothing left to write. */
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_int_equal(fsio_find_stale_backups(&dev,
+						 EXT2_FLAGS_TEST_FILESYS), 0);
+	assert_int_equal(dev.nstale, 0);
+	fsio_release(&dev);
+	assert_int_equal(run("tune2fs -E ^test_fs %s >/dev/null 2>&1",
+			     fx->img), 0);
 }
 
 /* A writer that is not ext4dev changed the superblock in between. */
@@ -145,14 +193,103 @@ static void test_not_a_filesystem(void **state)
 	fsio_release(&dev);
 }
 
-static void test_release_is_idempotent(void **state)
+/* fsio_check_undo() on @undo for fx->img: the error, and undo_err. */
+static errcode_t check_undo(struct fixture *fx, const char *undo,
+			    bool create)
 {
 	struct fsio_dev dev;
+	errcode_t err;
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	err = fsio_check_undo(&dev, undo, create);
+	assert_int_equal(dev.undo_err, err != 0);
+	assert_ptr_equal(dev.undo_file, undo);
+	fsio_release(&dev);
+	return err;
+}
+
+static void test_undo_refuses_what_it_must_not_touch(void **state)
+{
+	struct fixture *fx = *state;
+	char link[128], notes[128];
+	FILE *f;
+
+	assert_int_equal(check_undo(fx, fx->img, true),
+			 EXT4DEV_ERR_UNDO_IS_DEVICE);
+	snprintf(link, sizeof(link), "%s/link", fx->dir);
+	assert_int_equal(symlink(fx->img, link), 0);
+	assert_int_equal(check_undo(fx, link, true),
+			 EXT4DEV_ERR_UNDO_IS_DEVICE);
+	assert_int_equal(check_undo(fx, fx->dir, true), EISDIR);
+	assert_int_equal(check_undo(fx, "/dev/null", true),
+			 EXT4DEV_ERR_UNDO_NOT_FILE);
+	assert_int_equal(check_undo(fx, "/nonexistent/x.undo", true), ENOENT);
+	assert_int_equal(check_undo(fx, "", true), ENOENT);
+	snprintf(notes, sizeof(notes), "%s/notes", fx->dir);
+	f = fopen(notes, "w");
+	assert_non_null(f);
+	fputs("not an undo file\n", f);
+	fclose(f);
+	assert_int_equal(check_undo(fx, notes, true), EXT4DEV_ERR_UNDO_FOREIGN);
+	assert_int_equal(access(notes, F_OK), 0);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(notes), 0);
+}
+
+/* A new file is made empty, and removed again if nothing went in. */
+static void test_undo_new_file_left_only_when_used(void **state)
+{
+	struct fixture *fx = *state;
+	char undo[128];
+	struct fsio_dev dev;
+
+	snprintf(undo, sizeof(undo), "%s/new.undo", fx->dir);
+	assert_int_equal(check_undo(fx, undo, false), 0);
+	assert_int_equal(access(undo, F_OK), -1);
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_int_equal(fsio_check_undo(&dev, undo, true), 0);
+	assert_true(dev.undo_created);
+	assert_int_equal(access(undo, F_OK), 0);
+	fsio_release(&dev);
+	assert_int_equal(access(undo, F_OK), -1);
+}
+
+/*
+ * close/release twice, on a never-opened and on an opened device: no
+ * double free (ASan would say so), the lock really let go, fields reset.
+ */
+static void test_release_is_idempotent(void **state)
+{
+	struct fixture *fx = *state;
+	struct fsio_dev dev;
+	int fd;
 
 	assert_int_equal(fsio_init(&dev, "whatever"), 0);
 	fsio_close(&dev);
 	fsio_release(&dev);
 	fsio_release(&dev);
+	assert_null(dev.spec);
+	assert_null(dev.path);
+	assert_int_equal(dev.lock_fd, -1);
+
+	assert_int_equal(fsio_init(&dev, fx->img), 0);
+	assert_int_equal(fsio_open_change(&dev), 0);
+	assert_non_null(dev.fs);
+	fsio_close(&dev);
+	fsio_close(&dev);
+	assert_null(dev.fs);
+	assert_null(dev.saved_super);
+	assert_int_equal(dev.lock_fd, -1);
+	/* The exclusive lock is gone: another process could take it. */
+	fd = open(fx->img, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	close(fd);
+	fsio_release(&dev);
+	fsio_release(&dev);
+	assert_null(dev.spec);
 }
 
 int main(void)
@@ -160,9 +297,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_commit_sets_and_clears),
+		cmocka_unit_test(test_stale_backup_found_and_rewritten),
 		cmocka_unit_test(test_commit_refuses_changed_superblock),
 		cmocka_unit_test(test_truncated_is_refused),
 		cmocka_unit_test(test_not_a_filesystem),
+		cmocka_unit_test(test_undo_refuses_what_it_must_not_touch),
+		cmocka_unit_test(test_undo_new_file_left_only_when_used),
 		cmocka_unit_test(test_release_is_idempotent),
 	};
 

@@ -4,7 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <ext2fs/ext2_fs.h>
@@ -62,6 +64,30 @@ static void test_unknown_column(void **state)
 	assert_non_null(bad);
 }
 
+/* Print @t with stdout in a file; returns what it printed. */
+static char *printed(struct show_table *t)
+{
+	static char out[4096];
+	char path[] = "/tmp/ext4dev-unit-table.XXXXXX";
+	int fd = mkstemp(path), saved;
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(dup2(fd, STDOUT_FILENO) >= 0);
+	assert_int_equal(show_table_print(t), 0);
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	n = pread(fd, out, sizeof(out) - 1, 0);
+	assert_true(n > 0);
+	out[n] = '\0';
+	close(fd);
+	unlink(path);
+	return out;
+}
+
 static void test_table_builds(void **state)
 {
 	const char *bad = NULL;
@@ -70,6 +96,38 @@ static void test_table_builds(void **state)
 
 	assert_non_null(t);
 	assert_int_equal(show_table_add(t, &test_row), 0);
+	/* JSON: the key is the flag's own name, the value a boolean. */
+	assert_string_equal(printed(t),
+			    "{\n"
+			    "   \"filesystems\": [\n"
+			    "      {\n"
+			    "         \"device\": \"/dev/vdb\",\n"
+			    "         \"test_filesystem\": true\n"
+			    "      }\n"
+			    "   ]\n"
+			    "}\n");
+	show_table_free(t);
+}
+
+static void test_raw_table_and_plus_columns(void **state)
+{
+	const char *bad = NULL;
+	struct show_row prod = test_row;
+	struct show_table *t = show_table_new("+LABEL", SHOW_TABLE_RAW,
+					      false, &bad);
+
+	assert_non_null(t);
+	prod.device = "b.img";
+	prod.type = "ext4";
+	prod.s_flags = EXT2_FLAGS_SIGNED_HASH;
+	assert_int_equal(show_table_add(t, &test_row), 0);
+	assert_int_equal(show_table_add(t, &prod), 0);
+	/* Raw: one line per row, the default columns then LABEL. */
+	assert_string_equal(printed(t),
+			    "DEVICE TYPE FLAGS TEST LABEL\n"
+			    "/dev/vdb ext4dev signed_directory_hash\\x20"
+			    "test_filesystem yes scratch\n"
+			    "b.img ext4 signed_directory_hash no scratch\n");
 	show_table_free(t);
 }
 
@@ -80,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_production_row),
 		cmocka_unit_test(test_unknown_column),
 		cmocka_unit_test(test_table_builds),
+		cmocka_unit_test(test_raw_table_and_plus_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
