@@ -30,15 +30,26 @@ static int load_conf(struct mkfs_ctl *ctl)
 		return mkfs_conf_error(&ctl->conf.err);
 	if (err)
 		return report_failure("mke2fs.conf: %s", error_message(err));
-	return -1;
+	return EXT4DEV_CONTINUE;
+}
+
+/* LABEL=, UUID=: the stages after this one see the device's path. */
+static int resolve_device(struct mkfs_ctl *ctl, struct fsio_dev *dev)
+{
+	errcode_t err = fsio_init(dev, ctl->device);
+
+	if (err)
+		return report_fs_error(dev, err);
+	ctl->device = dev->path;
+	return EXT4DEV_CONTINUE;
 }
 
 /* Mounted, swap, held open exclusively: never, not even with -F. */
-static int check_unused(struct mkfs_ctl *ctl, struct fsio_dev *dev)
+static int check_unused(struct fsio_dev *dev)
 {
 	errcode_t err = fsio_check_unused(dev);
 
-	return err ? report_fs_error(dev, err) : -1;
+	return err ? report_fs_error(dev, err) : EXT4DEV_CONTINUE;
 }
 
 /* An image file that is all holes cannot hold any signature. */
@@ -62,111 +73,118 @@ static int check_signature(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 	errcode_t err;
 
 	if (!ctl->dev_exists || ctl->force || all_holes(ctl->device))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	err = fsio_probe_type(dev, false);
 	if (err)
 		return report_fs_error(dev, err);
 	if (!dev->foreign_type[0])
-		return -1;
+		return EXT4DEV_CONTINUE;
 	if (ctl->noaction) {
 		fprintf(stderr, "ext4dev: warning: '%s': contains an "
 			"existing %s %s\n",
 			ctl->device, dev->foreign_type, dev->foreign_usage);
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	return report_failure("'%s': contains an existing %s %s (use -F to "
 			      "overwrite it)", ctl->device, dev->foreign_type,
 			      dev->foreign_usage);
 }
 
-static void show_journal_plan(const struct mkfs_run *run)
+/* The layout as mke2fs prints it before writing (with -n, instead). */
+static void show_plan(const struct mkfs_run *run)
 {
+	const struct mkfs_ctl *ctl = run->ctl;
 	unsigned int total = run->jp.num_journal_blocks +
 			     run->jp.num_fc_blocks;
 
-	if (total)
+	if (ctl->quiet && !ctl->noaction)
+		return;
+	mkfs_show_stats(ctl, run->fs);
+	if (ctl->noaction && total)
 		printf("Journal size: %u blocks\n", total);
 }
 
-static void say_done(const struct mkfs_ctl *ctl)
+static int say_done(const struct mkfs_ctl *ctl)
 {
 	const char *state = ctl->production ? "left clear" : "set";
 
 	if (ctl->quiet)
-		return;
+		return EXT4DEV_EXIT_OK;
 	if (ctl->noaction)
 		state = ctl->production ? "would be left clear" :
 					  "would be set";
 	printf("%s: test filesystem flag %s\n", ctl->device, state);
-}
-
-static int build(struct mkfs_ctl *ctl)
-{
-	struct mkfs_run run = { .ctl = ctl, .lock_fd = -1 };
-	int rc = mkfs_setup(&run);
-
-	if (rc < 0 && !ctl->noaction)
-		rc = mkfs_attach(&run);
-	if (rc < 0 && !ctl->noaction)
-		rc = mkfs_discard_and_wipe(&run);
-	if (rc < 0)
-		rc = mkfs_name(&run);
-	if (rc < 0 && (!ctl->quiet || ctl->noaction)) {
-		mkfs_show_stats(ctl, run.fs);
-		if (ctl->noaction)
-			show_journal_plan(&run);
-	}
-	if (rc < 0 && !ctl->noaction)
-		rc = mkfs_write(&run);
-	mkfs_run_release(&run);
-	if (rc >= 0)
-		return rc;
-	say_done(ctl);
 	return EXT4DEV_EXIT_OK;
 }
 
-static int run_mkfs(struct mkfs_ctl *ctl)
+static int check_production(const struct mkfs_ctl *ctl)
 {
-	struct fsio_dev dev;
-	errcode_t err;
+	if (ctl->production && (ctl->param.s_flags & EXT2_FLAGS_TEST_FILESYS))
+		return report_usage(EXT4DEV_MKFS_CMD, "--production and -E "
+				    "test_fs contradict each other");
+	return EXT4DEV_CONTINUE;
+}
+
+/*
+ * The whole of mkfs after the command line, in order.  Each stage
+ * returns EXT4DEV_CONTINUE or the exit code to stop with, and none
+ * calls the next.  Everything that can refuse comes before
+ * mkfs_attach(), the first stage that touches the device; -n stops
+ * short of it and prints what it would have made.
+ */
+static int mkfs_pipeline(struct mkfs_ctl *ctl, struct fsio_dev *dev)
+{
+	struct mkfs_run run = { .ctl = ctl, .lock_fd = -1 };
+	bool write = !ctl->noaction;
 	int rc = load_conf(ctl);
 
-	if (rc >= 0)
-		return rc;
-	err = fsio_init(&dev, ctl->device);
-	if (err) {
-		rc = report_fs_error(&dev, err);
-		fsio_release(&dev);
-		return rc;
-	}
-	ctl->device = dev.path;
-	rc = mkfs_probe_device(ctl);
-	if (rc < 0 && ctl->dev_exists)
-		rc = check_unused(ctl, &dev);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
+		rc = resolve_device(ctl, dev);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_probe_device(ctl);
+	if (rc == EXT4DEV_CONTINUE && ctl->dev_exists)
+		rc = check_unused(dev);
+	if (rc == EXT4DEV_CONTINUE)
 		rc = mkfs_geometry(ctl);
-	if (rc < 0 && ctl->production &&
-	    (ctl->param.s_flags & EXT2_FLAGS_TEST_FILESYS))
-		rc = report_usage(EXT4DEV_MKFS_CMD, "--production and -E "
-				  "test_fs contradict each other");
-	if (rc < 0)
-		rc = check_signature(ctl, &dev);
-	if (rc < 0)
-		rc = build(ctl);
-	ctl->device = dev.spec;
-	fsio_release(&dev);
-	return rc;
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_params(ctl);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = check_production(ctl);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = check_signature(ctl, dev);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_setup(&run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_attach(&run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_discard_and_wipe(&run);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_name(&run);
+	if (rc == EXT4DEV_CONTINUE)
+		show_plan(&run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_write(&run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_finish(&run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_quota(&run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_close(&run);
+	mkfs_run_release(&run);
+	return rc == EXT4DEV_CONTINUE ? say_done(ctl) : rc;
 }
 
 int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 {
+	struct fsio_dev dev = { .lock_fd = -1 };
 	struct mkfs_ctl ctl;
 	int rc;
 
 	mkfs_ctl_init(&ctl);
 	rc = mkfs_parse_args(&ctl, argc, argv);
-	if (rc < 0)
-		rc = run_mkfs(&ctl);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_pipeline(&ctl, &dev);
+	fsio_release(&dev);
 	mkfs_ctl_free(&ctl);
 	return rc;
 }

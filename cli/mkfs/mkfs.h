@@ -3,16 +3,10 @@
 #define EXT4DEV_MKFS_H
 
 /*
- * ext4dev mkfs: everything one run knows, in one struct (no globals).
- * The stages, each in its own file:
- *   mkfs_opts.c   argv -> struct mkfs_ctl (usage errors, exit 16)
- *   mkfs_ext.c    -E and -J keywords
- *   mkfs_geom.c   size, block size, fs_types and features, as mke2fs's
- *                 PRS() decides them
- *   mkfs_param.c  the rest of the superblock parameters
- *   mkfs_build.c  the libext2fs calls that write the filesystem
- *   mkfs_show.c   the summary printed before and after
- * Each stage prints its own errors (report.h) and returns an exit code.
+ * ext4dev mkfs: the decision stages (options, geometry, parameters) and
+ * what they share.  cmd_mkfs.c runs the stages in order; README.md in
+ * this folder lists them.  Each stage prints its own errors (report.h)
+ * and returns EXT4DEV_CONTINUE to go on, or the exit code to stop with.
  */
 
 #include <stdbool.h>
@@ -26,6 +20,12 @@
 
 /* Tri-state for settings the conf file may also give. */
 enum { EXT4DEV_UNSET = -1 };
+
+/* A stage's "go on to the next stage"; any other value is an exit code. */
+enum { EXT4DEV_CONTINUE = -1 };
+
+/* The largest count that fits a 32-bit superblock field. */
+#define EXT4DEV_MAX_32 0xffffffffULL
 
 struct mkfs_ctl {
 	/* The command line. */
@@ -85,7 +85,7 @@ struct mkfs_ctl {
 /* mkfs_opts.c */
 void mkfs_ctl_init(struct mkfs_ctl *ctl);
 void mkfs_ctl_free(struct mkfs_ctl *ctl);
-/* Returns -1 to go on, or an exit code (16, or 0 after --help/-V). */
+/* EXT4DEV_CONTINUE, or an exit code (16, or 0 after --help/-V). */
 int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv);
 
 /* mkfs_ext.c: -E keywords into ctl/param; @where names the source. */
@@ -95,23 +95,20 @@ int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
 /* SIZE, -b, -C and -E size values: blocks, or bytes with K/M/G/T/s. */
 unsigned long long mkfs_parse_num(const char *arg, int log_block_size);
 
-/*
- * mkfs_geom.c: the device's size and the superblock parameters; like
- * every stage, -1 to go on or an exit code.
- */
-int mkfs_conf_error(const struct mkfs_conf_err *err);
+/* mkfs_geom.c: the device, fs_types, features, block size and count. */
 int mkfs_probe_device(struct mkfs_ctl *ctl);
 int mkfs_geometry(struct mkfs_ctl *ctl);
 
-/* mkfs_param.c: the second half of mkfs_geometry(). */
+/* mkfs_param.c: every other superblock parameter, -E included. */
 int mkfs_params(struct mkfs_ctl *ctl);
 
-/* mkfs_build.c: write it (or, with -n, only set it up in memory). */
-int mkfs_build(struct mkfs_ctl *ctl);
-
-/* mkfs_show.c */
+/* mkfs_show.c: the summary, the step lines and the shared errors. */
 void mkfs_show_stats(const struct mkfs_ctl *ctl, ext2_filsys fs);
 void mkfs_step(const struct mkfs_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* "ext4dev: 'FILE': line N: why"; returns 8. */
+int mkfs_conf_error(const struct mkfs_conf_err *err);
+/* The last bad value the profile met, as mkfs_conf_error(); 8. */
+int mkfs_prof_error(const struct mkfs_ctl *ctl);
 
 #endif

@@ -34,16 +34,16 @@ static int journal_size(struct mkfs_run *run)
 	unsigned long long total;
 
 	if (!ctl->journal_size && !ext2fs_has_feature_journal(&ctl->param))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	if (ext2fs_get_journal_params(&run->jp, fs)) {
 		memset(&run->jp, 0, sizeof(run->jp));
 		fprintf(stderr, "ext4dev: warning: '%s': filesystem too small "
 			"for a journal; making it without one\n", ctl->device);
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	if (ctl->journal_size <= 0 && (ctl->journal_fc_size <= 0 ||
 				       !ext2fs_has_feature_fast_commit(fs->super)))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	if (ctl->journal_size > 0)
 		run->jp.num_journal_blocks = mib_to_blocks(fs,
 							   ctl->journal_size);
@@ -62,7 +62,7 @@ static int journal_size(struct mkfs_run *run)
 		return report_failure("'%s': a journal of %llu blocks (-J "
 				      "size) is too big for this filesystem",
 				      ctl->device, total);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_uuid(struct mkfs_run *run)
@@ -82,7 +82,7 @@ static int set_uuid(struct mkfs_run *run)
 		sb->s_checksum_seed = ext2fs_crc32c_le(~0U, sb->s_uuid,
 						       sizeof(sb->s_uuid));
 	ext2fs_init_csum_seed(run->fs);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_errors(struct mkfs_run *run)
@@ -102,7 +102,7 @@ static int set_errors(struct mkfs_run *run)
 				      ctl->conf.file, s);
 	if (ctl->errors_behavior)
 		run->fs->super->s_errors = (__u16)ctl->errors_behavior;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_hash_and_checks(struct mkfs_run *run)
@@ -126,10 +126,10 @@ static int set_hash_and_checks(struct mkfs_run *run)
 		uuid_generate((unsigned char *)sb->s_hash_seed);
 	if (mkfs_prof_bool(&ctl->prof, "enable_periodic_fsck", false,
 			   &periodic))
-		return mkfs_conf_error(&ctl->prof.err);
+		return mkfs_prof_error(ctl);
 	if (!periodic) {
 		sb->s_max_mnt_count = -1;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	/* mke2fs's jitter: spread the checks by a UUID-derived amount. */
 	sb->s_checkinterval = 86400U * 180U;
@@ -137,7 +137,7 @@ static int set_hash_and_checks(struct mkfs_run *run)
 		sum += sb->s_uuid[i];
 	sb->s_max_mnt_count = (__s16)(EXT2_DFL_MAX_MNT_COUNT +
 				      sum % EXT2_DFL_MAX_MNT_COUNT);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static void set_names(struct mkfs_run *run)
@@ -189,7 +189,7 @@ static int lock_device(struct mkfs_run *run)
 		return report_failure("'%s': %s", ctl->device,
 				      strerror(errno));
 	if (!flock(run->lock_fd, LOCK_EX | LOCK_NB))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	if (errno == EWOULDBLOCK)
 		return report_failure("'%s': %s", ctl->device,
 				      error_message(EXT4DEV_ERR_BUSY));
@@ -216,7 +216,7 @@ static int initialize(struct mkfs_run *run)
 				      "superblock)", ctl->device,
 				      error_message(err));
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* Swap the /dev/null channel for the device, opened exclusively. */
@@ -254,7 +254,7 @@ int mkfs_attach(struct mkfs_run *run)
 	errcode_t err;
 	int rc = lock_device(run);
 
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	if (!ctl->dev_exists && !ctl->quiet)
 		printf("Creating regular file %s\n", ctl->device);
@@ -262,7 +262,7 @@ int mkfs_attach(struct mkfs_run *run)
 	if (err)
 		return report_failure("'%s': %s", ctl->device,
 				      error_message(err));
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_setup(struct mkfs_run *run)
@@ -270,9 +270,9 @@ int mkfs_setup(struct mkfs_run *run)
 	struct ext2_super_block *sb;
 	int rc = initialize(run);
 
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = set_errors(run);
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	sb = run->fs->super;
 	csum_advice(run);
@@ -281,26 +281,26 @@ int mkfs_setup(struct mkfs_run *run)
 		return report_failure("'%s': metadata_csum_seed needs "
 				      "metadata_csum", run->ctl->device);
 	rc = journal_size(run);
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	if (ext2fs_has_feature_flex_bg(sb) || ext2fs_has_feature_huge_file(sb) ||
 	    ext2fs_has_feature_gdt_csum(sb) || ext2fs_has_feature_dir_nlink(sb) ||
 	    ext2fs_has_feature_metadata_csum(sb) ||
 	    ext2fs_has_feature_extra_isize(sb))
 		sb->s_kbytes_written = 1;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_name(struct mkfs_run *run)
 {
 	int rc = set_uuid(run);
 
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = set_hash_and_checks(run);
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	set_names(run);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 void mkfs_run_release(struct mkfs_run *run)

@@ -61,7 +61,7 @@ static int number(const struct ext_src *src, const char *key,
 	*out = strtoul(arg, &end, 0);
 	if (!*arg || *end || errno || arg[0] == '-')
 		return bad(src, "invalid %s '%s'", key, arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* "key" alone means 1, "key=N" means N (lazy_itable_init and kin). */
@@ -69,7 +69,7 @@ static int onoff(const struct ext_src *src, const char *key, const char *arg,
 		 int *out)
 {
 	unsigned long v = 1;
-	int rc = arg ? number(src, key, arg, &v) : -1;
+	int rc = arg ? number(src, key, arg, &v) : EXT4DEV_CONTINUE;
 
 	*out = v != 0;
 	return rc;
@@ -103,7 +103,7 @@ static int set_resize(const struct ext_src *src, const char *arg)
 		ext2fs_set_feature_resize_inode(p);
 		p->s_reserved_gdt_blocks = (__u16)rsv;
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_desc_size(const struct ext_src *src, const char *key,
@@ -118,13 +118,13 @@ static int set_desc_size(const struct ext_src *src, const char *key,
 	if (p->s_reserved_gdt_blocks)
 		return bad(src, "%s must come before resize=", key);
 	rc = number(src, key, arg, &v);
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	if (v & (v - 1) || v < EXT2_MIN_DESC_SIZE_64BIT ||
 	    v > EXT2_MAX_DESC_SIZE)
 		return bad(src, "invalid %s '%s'", key, arg);
 	p->s_desc_size = (__u16)v;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_root_owner(const struct ext_src *src, const char *arg)
@@ -136,7 +136,7 @@ static int set_root_owner(const struct ext_src *src, const char *arg)
 	if (!arg) {
 		ctl->root_uid = getuid();
 		ctl->root_gid = getgid();
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	ctl->root_uid = (unsigned int)strtoul(arg, &end, 0);
 	if (end == arg || *end != ':')
@@ -145,7 +145,7 @@ static int set_root_owner(const struct ext_src *src, const char *arg)
 	ctl->root_gid = (unsigned int)strtoul(arg, &end, 0);
 	if (end == arg || *end)
 		return bad(src, "invalid root_owner '%s' (uid:gid)", arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_encoding(const struct ext_src *src, const char *arg)
@@ -157,7 +157,7 @@ static int set_encoding(const struct ext_src *src, const char *arg)
 	src->ctl->param.s_encoding = (__u16)enc;
 	src->ctl->param.s_encoding_flags = (__u16)e2p_get_encoding_flags(enc);
 	ext2fs_set_feature_casefold(&src->ctl->param);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_number_key(const struct ext_src *src, const char *key,
@@ -167,7 +167,7 @@ static int set_number_key(const struct ext_src *src, const char *key,
 	unsigned long v;
 	int rc = number(src, key, arg, &v);
 
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	if (!strcmp(key, "stride"))
 		ctl->param.s_raid_stride = (__u16)v;
@@ -179,7 +179,7 @@ static int set_number_key(const struct ext_src *src, const char *key,
 		ctl->num_backups = (int)v;
 	else
 		return bad(src, "invalid num_backup_sb '%s' (0, 1 or 2)", arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_orphan_size(const struct ext_src *src, const char *arg)
@@ -191,7 +191,7 @@ static int set_orphan_size(const struct ext_src *src, const char *arg)
 	if (!ctl->orphan_file_blocks)
 		return bad(src, "invalid orphan_file_size '%s'",
 			   arg ? arg : "");
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* quotatype=usr:grp:prj (',' also separates; ^type removes it). */
@@ -226,14 +226,14 @@ static int set_quota_types(const struct ext_src *src, const char *arg)
 	src->ctl->quota_types = bits;
 	if (bits & 4)
 		ext2fs_set_feature_project(&src->ctl->param);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_flag(const struct ext_src *src, const char *key,
 		    const struct flags_entry *flag)
 {
 	src->ctl->param.s_flags |= flag->mask;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int set_hash_seed(const struct ext_src *src, const char *arg)
@@ -241,7 +241,7 @@ static int set_hash_seed(const struct ext_src *src, const char *arg)
 	if (!arg || uuid_parse(arg, (unsigned char *)src->ctl->param.s_hash_seed))
 		return bad(src, "invalid hash_seed '%s'", arg ? arg : "");
 	src->ctl->hash_seed_set = true;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int apply_one(const struct ext_src *src, const char *key,
@@ -275,7 +275,7 @@ static int apply_one(const struct ext_src *src, const char *key,
 	}
 	if (!strcmp(key, "discard") || !strcmp(key, "nodiscard")) {
 		ctl->discard = key[0] == 'd';
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	if (!strcmp(key, "root_owner"))
 		return set_root_owner(src, arg);
@@ -300,11 +300,11 @@ int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
 {
 	struct ext_src src = { ctl, where };
 	char *buf = strdup(opts), *tok, *next, *arg;
-	int rc = -1;
+	int rc = EXT4DEV_CONTINUE;
 
 	if (!buf)
 		return report_failure("out of memory");
-	for (tok = buf; tok && *tok && rc < 0; tok = next) {
+	for (tok = buf; tok && *tok && rc == EXT4DEV_CONTINUE; tok = next) {
 		next = strchr(tok, ',');
 		if (next)
 			*next++ = '\0';
@@ -314,7 +314,7 @@ int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
 		rc = apply_one(&src, tok, arg);
 	}
 	free(buf);
-	if (rc < 0 && ctl->param.s_raid_stride &&
+	if (rc == EXT4DEV_CONTINUE && ctl->param.s_raid_stride &&
 	    ctl->param.s_raid_stripe_width % ctl->param.s_raid_stride)
 		fprintf(stderr, "ext4dev: warning: RAID stripe_width %u is "
 			"not a multiple of stride %u\n",
@@ -331,7 +331,7 @@ static int journal_one(struct mkfs_ctl *ctl, const char *key, const char *arg)
 
 	if (!strcmp(key, "size") || !strcmp(key, "fast_commit_size")) {
 		rc = number(&src, key, arg, &v);
-		if (rc >= 0)
+		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 		if (v > 0x7fffffffUL / 1024)
 			return report_usage(EXT4DEV_MKFS_CMD, "-J %s=%s is "
@@ -340,14 +340,14 @@ static int journal_one(struct mkfs_ctl *ctl, const char *key, const char *arg)
 			ctl->journal_size = (int)v;
 		else
 			ctl->journal_fc_size = (int)v;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	if (!strcmp(key, "location")) {
 		if (!arg)
 			return report_usage(EXT4DEV_MKFS_CMD, "-J location "
 					    "needs a value");
 		ctl->journal_location = arg;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
 	if (!strcmp(key, "device") || !strcmp(key, "v1_superblock"))
 		return report_usage(EXT4DEV_MKFS_CMD, "mke2fs journal option "
@@ -361,9 +361,9 @@ static int journal_one(struct mkfs_ctl *ctl, const char *key, const char *arg)
 int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts)
 {
 	char *tok, *next, *arg;
-	int rc = -1;
+	int rc = EXT4DEV_CONTINUE;
 
-	for (tok = opts; tok && *tok && rc < 0; tok = next) {
+	for (tok = opts; tok && *tok && rc == EXT4DEV_CONTINUE; tok = next) {
 		next = strchr(tok, ',');
 		if (next)
 			*next++ = '\0';

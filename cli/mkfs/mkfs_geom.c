@@ -18,8 +18,6 @@
 #include "mkfs.h"
 #include "report.h"
 
-#define MAX_32 0xffffffffULL
-
 /* What mke2fs lets -O and the conf file turn on (its ok_features). */
 static __u32 ok_features[3] = {
 	EXT3_FEATURE_COMPAT_HAS_JOURNAL | EXT2_FEATURE_COMPAT_RESIZE_INODE |
@@ -41,19 +39,6 @@ static __u32 ok_features[3] = {
 	EXT4_FEATURE_RO_COMPAT_VERITY,
 };
 
-int mkfs_conf_error(const struct mkfs_conf_err *err)
-{
-	if (err->line)
-		return report_failure("'%s': line %d: %s", err->file,
-				      err->line, err->why);
-	return report_failure("'%s': %s", err->file, err->why);
-}
-
-static int prof_error(struct mkfs_ctl *ctl)
-{
-	return mkfs_conf_error(&ctl->prof.err);
-}
-
 int mkfs_probe_device(struct mkfs_ctl *ctl)
 {
 	int bs = ctl->blocksize > 0 ? ctl->blocksize : EXT2_MIN_BLOCK_SIZE;
@@ -67,7 +52,7 @@ int mkfs_probe_device(struct mkfs_ctl *ctl)
 					      strerror(errno), errno == ENOENT ?
 					      " (give a size to create an "
 					      "image file)" : "");
-		return -1;		/* an image file to be created */
+		return EXT4DEV_CONTINUE;		/* an image file to be created */
 	}
 	if (S_ISDIR(st.st_mode))
 		return report_failure("'%s': %s", ctl->device,
@@ -92,7 +77,7 @@ int mkfs_probe_device(struct mkfs_ctl *ctl)
 				      "(%llu blocks of %d bytes)", ctl->device,
 				      ctl->size_arg,
 				      (unsigned long long)ctl->dev_size, bs);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* The block count from the device when SIZE was not given. */
@@ -101,7 +86,7 @@ static int size_from_device(struct mkfs_ctl *ctl)
 	unsigned int bs = EXT2_BLOCK_SIZE(&ctl->param);
 
 	if (ctl->size_arg)
-		return -1;
+		return EXT4DEV_CONTINUE;
 	if (!ctl->dev_size)
 		return report_failure("'%s': the device size is zero (give "
 				      "a size to make an image file)",
@@ -109,7 +94,7 @@ static int size_from_device(struct mkfs_ctl *ctl)
 	ctl->fs_blocks = ctl->dev_size;
 	if (ctl->sys_page_size > bs)
 		ctl->fs_blocks &= ~((blk64_t)(ctl->sys_page_size / bs) - 1);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int pick_types(struct mkfs_ctl *ctl)
@@ -143,7 +128,7 @@ static int pick_types(struct mkfs_ctl *ctl)
 			printf("'%s'%s", ctl->prof.types[i],
 			       i + 1 < ctl->prof.ntypes ? ", " : "\n");
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* Apply one feature list; @where is NULL for -O (a usage error). */
@@ -152,7 +137,7 @@ static int edit_features(struct mkfs_ctl *ctl, const char *list,
 {
 	if (!list || !e2p_edit_feature2(list, &ctl->param.s_feature_compat,
 					ok_features, NULL, NULL, NULL))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	if (!where)
 		return report_usage(EXT4DEV_MKFS_CMD, "invalid filesystem "
 				    "feature list '%s'", list);
@@ -169,9 +154,9 @@ static int conf_features(struct mkfs_ctl *ctl)
 	if (mkfs_prof_string(&ctl->prof, "base_features",
 			     "sparse_super,large_file,filetype,resize_inode,"
 			     "dir_index", &s))
-		return prof_error(ctl);
+		return mkfs_prof_error(ctl);
 	rc = edit_features(ctl, s, "base_features");
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	mkfs_prof_string(&ctl->prof, "default_mntopts", "acl,user_xattr", &s);
 	if (s && e2p_edit_mntopts(s, &p->s_default_mount_opts, ~0U))
@@ -181,10 +166,10 @@ static int conf_features(struct mkfs_ctl *ctl)
 		rc = edit_features(ctl, mkfs_prof_type_value(&ctl->prof, i,
 							     "features"),
 				   ctl->prof.types[i]);
-		if (rc >= 0)
+		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int pick_features(struct mkfs_ctl *ctl)
@@ -194,18 +179,18 @@ static int pick_features(struct mkfs_ctl *ctl)
 	const char *def;
 	int rc = conf_features(ctl);
 
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	mkfs_prof_string(&ctl->prof, "default_features", "", &def);
 	if (!ctl->features) {
 		rc = edit_features(ctl, def, "default_features");
-		if (rc >= 0)
+		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
 	orphan = ext2fs_has_feature_orphan_file(p);
 	seed = ext2fs_has_feature_csum_seed(p);
 	rc = edit_features(ctl, ctl->features, NULL);
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	/* Defaults that need what the user turned off go quietly. */
 	if (orphan && !ext2fs_has_feature_journal(p))
@@ -215,7 +200,7 @@ static int pick_features(struct mkfs_ctl *ctl)
 	if (ext2fs_has_feature_journal_dev(p))
 		return report_usage(EXT4DEV_MKFS_CMD, "feature 'journal_dev' "
 				    "is not supported by ext4dev mkfs");
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int pick_block_size(struct mkfs_ctl *ctl)
@@ -224,7 +209,7 @@ static int pick_block_size(struct mkfs_ctl *ctl)
 
 	if (bs <= 0) {
 		if (mkfs_prof_int(&ctl->prof, "blocksize", 4096, &use))
-			return prof_error(ctl);
+			return mkfs_prof_error(ctl);
 		if (use == -1)
 			use = (int)ctl->sys_page_size;
 		if (ctl->sector_size && use < (int)ctl->sector_size)
@@ -249,7 +234,7 @@ static int pick_block_size(struct mkfs_ctl *ctl)
 	}
 	ctl->blocksize = bs;
 	ctl->param.s_log_block_size = (__u32)(__builtin_ctz((unsigned)bs) - 10);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int check_block_count(struct mkfs_ctl *ctl)
@@ -258,15 +243,15 @@ static int check_block_count(struct mkfs_ctl *ctl)
 	bool auto64;
 
 	if (mkfs_prof_bool(&ctl->prof, "auto_64-bit_support", false, &auto64))
-		return prof_error(ctl);
-	if (ctl->fs_blocks > MAX_32 && ext2fs_has_feature_64bit(p))
+		return mkfs_prof_error(ctl);
+	if (ctl->fs_blocks > EXT4DEV_MAX_32 && ext2fs_has_feature_64bit(p))
 		ext2fs_clear_feature_resize_inode(p);
-	if (ctl->fs_blocks > MAX_32 && !ext2fs_has_feature_64bit(p) &&
+	if (ctl->fs_blocks > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p) &&
 	    auto64) {
 		ext2fs_set_feature_64bit(p);
 		ext2fs_clear_feature_resize_inode(p);
 	}
-	if (ctl->fs_blocks > MAX_32 && !ext2fs_has_feature_64bit(p))
+	if (ctl->fs_blocks > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p))
 		return report_failure("'%s': %llu blocks of %d bytes do not "
 				      "fit in 32 bits without the 64bit "
 				      "feature (^64bit conflicts with the "
@@ -280,7 +265,7 @@ static int check_block_count(struct mkfs_ctl *ctl)
 				      (unsigned long long)ctl->fs_blocks,
 				      ctl->blocksize);
 	ext2fs_blocks_count_set(p, ctl->fs_blocks);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_geometry(struct mkfs_ctl *ctl)
@@ -295,15 +280,13 @@ int mkfs_geometry(struct mkfs_ctl *ctl)
 		ctl->param.s_log_block_size =
 			(__u32)(__builtin_ctz((unsigned)ctl->blocksize) - 10);
 	rc = size_from_device(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = pick_types(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = pick_features(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = pick_block_size(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = check_block_count(ctl);
-	if (rc < 0)
-		rc = mkfs_params(ctl);
 	return rc;
 }

@@ -22,6 +22,9 @@
 
 #define CMD EXT4DEV_MKFS_CMD
 
+/* parse_switch() and parse_valued(): the letter is the other's. */
+enum { EXT4DEV_NOT_MINE = -2 };
+
 static int print_help(void)
 {
 	printf("Usage:\n"
@@ -103,7 +106,7 @@ static int append_list(char **list, const char *arg)
 		grown[old++] = ',';
 	strcpy(grown + old, arg);
 	*list = grown;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* A whole unsigned number in C notation, or a usage error. */
@@ -115,7 +118,7 @@ static int parse_ulong(const char *opt, const char *arg, unsigned long *out)
 	*out = strtoul(arg, &end, 0);
 	if (!*arg || *end || errno || arg[0] == '-')
 		return report_usage(CMD, "invalid %s '%s'", opt, arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_block_size(struct mkfs_ctl *ctl, const char *arg)
@@ -128,7 +131,7 @@ static int parse_block_size(struct mkfs_ctl *ctl, const char *arg)
 		return report_usage(CMD, "invalid block size '%s' (a power "
 				    "of two, 1024 to 65536)", arg);
 	ctl->blocksize = arg[0] == '-' ? -(int)v : (int)v;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_cluster_size(struct mkfs_ctl *ctl, const char *arg)
@@ -139,7 +142,7 @@ static int parse_cluster_size(struct mkfs_ctl *ctl, const char *arg)
 	    (v & (v - 1)))
 		return report_usage(CMD, "invalid cluster size '%s'", arg);
 	ctl->cluster_size = (int)v;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_inode_ratio(struct mkfs_ctl *ctl, const char *arg)
@@ -151,7 +154,7 @@ static int parse_inode_ratio(struct mkfs_ctl *ctl, const char *arg)
 				    "max %d)", arg, EXT2_MIN_BLOCK_SIZE,
 				    EXT2_MAX_BLOCK_SIZE * 1024);
 	ctl->inode_ratio = (int)v;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_reserved(struct mkfs_ctl *ctl, const char *arg)
@@ -163,7 +166,7 @@ static int parse_reserved(struct mkfs_ctl *ctl, const char *arg)
 	    ctl->reserved_ratio < 0)
 		return report_usage(CMD, "invalid reserved blocks percent "
 				    "'%s'", arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_errors(struct mkfs_ctl *ctl, const char *arg)
@@ -176,7 +179,7 @@ static int parse_errors(struct mkfs_ctl *ctl, const char *arg)
 		ctl->errors_behavior = EXT2_ERRORS_PANIC;
 	else
 		return report_usage(CMD, "invalid error behaviour '%s'", arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_group_opt(struct mkfs_ctl *ctl, int c, const char *arg)
@@ -185,7 +188,7 @@ static int parse_group_opt(struct mkfs_ctl *ctl, int c, const char *arg)
 	int rc = parse_ulong(c == 'g' ? "blocks per group" : "flex_bg size",
 			     arg, &v);
 
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	if (c == 'g') {
 		if (v % 8 || v > 0xffffffffUL)
@@ -198,14 +201,14 @@ static int parse_group_opt(struct mkfs_ctl *ctl, int c, const char *arg)
 					    "power of 2 up to 2^31: '%s'", arg);
 		ctl->flex_bg_size = v;
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int parse_small(struct mkfs_ctl *ctl, int c, const char *arg)
 {
 	unsigned long v;
 	uuid_t uu;
-	int rc = -1;
+	int rc = EXT4DEV_CONTINUE;
 
 	switch (c) {
 	case 'I':
@@ -240,10 +243,10 @@ static int parse_once(const char **slot, const char *arg, int c)
 		return report_usage(CMD, "the -%c option may only be used "
 				    "once", c);
 	*slot = arg;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-/* Options that take no argument; -2 when @c is not one of them. */
+/* Options that take no argument; EXT4DEV_NOT_MINE for any other. */
 static int parse_switch(struct mkfs_ctl *ctl, int c)
 {
 	switch (c) {
@@ -252,31 +255,31 @@ static int parse_switch(struct mkfs_ctl *ctl, int c)
 			ctl->journal_size = -1;
 		if (!ctl->journal_fc_size)
 			ctl->journal_fc_size = -1;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'F':
 		ctl->force = true;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'n':
 		ctl->noaction = true;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'q':
 		ctl->quiet = true;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'v':
 		ctl->verbose = true;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'P':
 		ctl->production = true;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'h':
 		return print_help();
 	case 'V':
 		return ext4dev_print_version();
 	}
-	return -2;
+	return EXT4DEV_NOT_MINE;
 }
 
-/* Options with an argument; -2 when @c is not one of them. */
+/* Options with an argument; EXT4DEV_NOT_MINE for any other. */
 static int parse_valued(struct mkfs_ctl *ctl, int c, char *arg)
 {
 	switch (c) {
@@ -300,12 +303,12 @@ static int parse_valued(struct mkfs_ctl *ctl, int c, char *arg)
 		return parse_small(ctl, c, arg);
 	case 'M':
 		ctl->mount_dir = arg;
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'O':
 		return append_list(&ctl->features, arg);
 	case 'E':
 		ctl->ext_opts = arg;	/* as in mke2fs, the last one counts */
-		return -1;
+		return EXT4DEV_CONTINUE;
 	case 'J':
 		return mkfs_parse_journal_opts(ctl, arg);
 	case 't':
@@ -313,16 +316,16 @@ static int parse_valued(struct mkfs_ctl *ctl, int c, char *arg)
 	case 'T':
 		return parse_once(&ctl->usage_types, arg, c);
 	}
-	return -2;
+	return EXT4DEV_NOT_MINE;
 }
 
 static int parse_one(struct mkfs_ctl *ctl, int c, char **argv)
 {
 	int rc = parse_switch(ctl, c);
 
-	if (rc == -2)
+	if (rc == EXT4DEV_NOT_MINE)
 		rc = parse_valued(ctl, c, optarg);
-	if (rc != -2)
+	if (rc != EXT4DEV_NOT_MINE)
 		return rc;
 	/* mke2fs options we leave out: name them, do not ignore them. */
 	if (c != '?' && c != ':' && strchr("cdDlorsSKRz", c))
@@ -351,7 +354,7 @@ static int parse_operands(struct mkfs_ctl *ctl, int argc, char **argv)
 					    "'%s'", ctl->size_arg,
 					    ctl->device);
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv)
@@ -371,7 +374,7 @@ int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		rc = parse_one(ctl, c, argv);
-		if (rc >= 0)
+		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
 	return parse_operands(ctl, argc, argv);

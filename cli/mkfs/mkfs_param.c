@@ -15,13 +15,6 @@
 #include "mkfs.h"
 #include "report.h"
 
-#define MAX_32 0xffffffffULL
-
-static int prof_error(struct mkfs_ctl *ctl)
-{
-	return mkfs_conf_error(&ctl->prof.err);
-}
-
 static int conflict(const struct mkfs_ctl *ctl, const char *what)
 {
 	return report_failure("'%s': %s", ctl->device, what);
@@ -46,7 +39,7 @@ static int pick_ratios(struct mkfs_ctl *ctl)
 	if (ctl->reserved_ratio < 0) {
 		if (mkfs_prof_double(&ctl->prof, "reserved_ratio", 5.0,
 				     &ctl->reserved_ratio))
-			return prof_error(ctl);
+			return mkfs_prof_error(ctl);
 		if (ctl->reserved_ratio > 50 || ctl->reserved_ratio < 0)
 			return report_failure("'%s': invalid reserved_ratio "
 					      "%g", ctl->conf.file,
@@ -58,7 +51,7 @@ static int pick_ratios(struct mkfs_ctl *ctl)
 	if (ext2fs_has_feature_bigalloc(p)) {
 		if (!cluster && mkfs_prof_int(&ctl->prof, "cluster_size",
 					      ctl->blocksize * 16, &cluster))
-			return prof_error(ctl);
+			return mkfs_prof_error(ctl);
 		p->s_log_cluster_size = (__u32)ilog2((unsigned)cluster >> 10);
 		if (p->s_log_cluster_size &&
 		    p->s_log_cluster_size < p->s_log_block_size)
@@ -73,13 +66,13 @@ static int pick_ratios(struct mkfs_ctl *ctl)
 	if (!ctl->inode_ratio) {
 		if (mkfs_prof_int(&ctl->prof, "inode_ratio", 8192,
 				  &ctl->inode_ratio))
-			return prof_error(ctl);
+			return mkfs_prof_error(ctl);
 		if (ctl->inode_ratio < ctl->blocksize)
 			ctl->inode_ratio = ctl->blocksize;
 		if (ctl->inode_ratio < (int)EXT2_CLUSTER_SIZE(p))
 			ctl->inode_ratio = (int)EXT2_CLUSTER_SIZE(p);
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* RAID geometry from the block layer, as mke2fs takes it. */
@@ -124,7 +117,7 @@ static int conf_switches(struct mkfs_ctl *ctl)
 	    mkfs_prof_bool(pr, "lazy_journal_init", false, &lazy_j) ||
 	    mkfs_prof_bool(pr, "packed_meta_blocks", false, &packed) ||
 	    mkfs_prof_bool(pr, "make_hugefiles", false, &huge))
-		return prof_error(ctl);
+		return mkfs_prof_error(ctl);
 	if (huge)
 		fprintf(stderr, "ext4dev: warning: '%s': make_hugefiles is not "
 			"supported by ext4dev mkfs; no huge files are made\n",
@@ -146,7 +139,7 @@ static int conf_switches(struct mkfs_ctl *ctl)
 	}
 	if (packed)
 		ctl->journal_blk_loc = 0;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int apply_ext_opts(struct mkfs_ctl *ctl)
@@ -154,29 +147,30 @@ static int apply_ext_opts(struct mkfs_ctl *ctl)
 	struct ext2_super_block *p = &ctl->param;
 	char where[160];
 	const char *opts;
-	int rc;
+	int rc, enc;
 
 	if (ext2fs_has_feature_64bit(p))
 		p->s_desc_size = EXT2_MIN_DESC_SIZE_64BIT;
 	if (ext2fs_has_feature_casefold(p)) {
 		mkfs_prof_string(&ctl->prof, "encoding", "utf8", &opts);
-		rc = e2p_str2encoding(opts);
-		if (rc < 0)
+		enc = e2p_str2encoding(opts);
+		if (enc < 0)
 			return report_failure("'%s': unknown encoding '%s'",
 					      ctl->conf.file, opts);
-		p->s_encoding = (__u16)rc;
-		p->s_encoding_flags = (__u16)e2p_get_encoding_flags(rc);
+		p->s_encoding = (__u16)enc;
+		p->s_encoding_flags = (__u16)e2p_get_encoding_flags(enc);
 	}
 	for (int i = 0; i < ctl->prof.ntypes; i++) {
 		opts = mkfs_prof_type_value(&ctl->prof, i, "options");
 		snprintf(where, sizeof(where), "'%s': [fs_types] %s options",
 			 ctl->conf.file, ctl->prof.types[i]);
-		rc = opts ? mkfs_parse_ext_opts(ctl, opts, where) : -1;
-		if (rc >= 0)
+		rc = opts ? mkfs_parse_ext_opts(ctl, opts, where) :
+			    EXT4DEV_CONTINUE;
+		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
 	return ctl->ext_opts ? mkfs_parse_ext_opts(ctl, ctl->ext_opts, NULL)
-			     : -1;
+			     : EXT4DEV_CONTINUE;
 }
 
 static int check_features(struct mkfs_ctl *ctl)
@@ -212,7 +206,7 @@ static int check_features(struct mkfs_ctl *ctl)
 		p->s_clusters_per_group = p->s_blocks_per_group;
 		p->s_blocks_per_group = 0;
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int pick_inode_size(struct mkfs_ctl *ctl)
@@ -230,7 +224,7 @@ static int pick_inode_size(struct mkfs_ctl *ctl)
 	}
 	if (!isz) {
 		if (mkfs_prof_int(&ctl->prof, "inode_size", 0, &conf_isz))
-			return prof_error(ctl);
+			return mkfs_prof_error(ctl);
 		isz = conf_isz < 0 ? 1 : (unsigned int)conf_isz;
 		/* Project ids live in the large inode. */
 		if (ext2fs_has_feature_project(p) &&
@@ -239,7 +233,7 @@ static int pick_inode_size(struct mkfs_ctl *ctl)
 	}
 	if (!flex && ext2fs_has_feature_flex_bg(p) &&
 	    mkfs_prof_uint(&ctl->prof, "flex_bg_size", 16, &flex))
-		return prof_error(ctl);
+		return mkfs_prof_error(ctl);
 	if (flex && !ext2fs_has_feature_flex_bg(p))
 		return conflict(ctl, "a flex_bg size (-G) needs the flex_bg "
 				"feature");
@@ -261,11 +255,11 @@ static int pick_inode_size(struct mkfs_ctl *ctl)
 		return conflict(ctl, "128-byte inodes (-I 128) are too small "
 				"for inline_data");
 	if (mkfs_prof_bool(&ctl->prof, "warn_y2038_dates", true, &warn))
-		return prof_error(ctl);
+		return mkfs_prof_error(ctl);
 	if (isz == EXT2_GOOD_OLD_INODE_SIZE && warn)
 		fprintf(stderr, "ext4dev: warning: 128-byte inodes cannot "
 			"handle dates beyond 2038 and are deprecated\n");
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static int pick_inode_count(struct mkfs_ctl *ctl)
@@ -278,13 +272,13 @@ static int pick_inode_count(struct mkfs_ctl *ctl)
 	bytes = ext2fs_blocks_count(p) * (unsigned long long)ctl->blocksize;
 	if (!n) {
 		n = bytes / (unsigned long long)ctl->inode_ratio;
-		if (n > MAX_32 && !ext2fs_has_feature_64bit(p))
+		if (n > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p))
 			return report_failure("'%s': too many inodes (%llu); "
 					      "raise the inode ratio (-i)",
 					      ctl->device, n);
-		if (n > MAX_32)
-			n = MAX_32;
-	} else if (n > MAX_32) {
+		if (n > EXT4DEV_MAX_32)
+			n = EXT4DEV_MAX_32;
+	} else if (n > EXT4DEV_MAX_32) {
 		return report_failure("'%s': too many inodes (-N %llu); "
 				      "specify fewer than 2^32", ctl->device,
 				      n);
@@ -305,14 +299,14 @@ static int pick_inode_count(struct mkfs_ctl *ctl)
 		if (ctl->num_backups >= 2)
 			p->s_backup_bgs[1] = ~0U;
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_params(struct mkfs_ctl *ctl)
 {
 	int rc = pick_ratios(ctl);
 
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	device_topology(ctl);
 	if (ctl->blocksize > (int)ctl->sys_page_size) {
@@ -324,13 +318,13 @@ int mkfs_params(struct mkfs_ctl *ctl)
 			ctl->sys_page_size);
 	}
 	rc = conf_switches(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = apply_ext_opts(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = check_features(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = pick_inode_size(ctl);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = pick_inode_count(ctl);
 	return rc;
 }

@@ -400,7 +400,7 @@ int mkfs_quota(struct mkfs_run *run)
 	errcode_t err;
 
 	if (!ext2fs_has_feature_quota(&run->ctl->param))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	err = qt_scan(run->fs, &qu);
 	for (int type = 0; !err && type < 3; type++)
 		if (run->ctl->quota_types & (1U << type))
@@ -408,5 +408,5 @@ int mkfs_quota(struct mkfs_run *run)
 	if (err)
 		return report_failure("'%s': %s (while writing quota inodes)",
 				      run->ctl->device, error_message(err));
-	return -1;
+	return EXT4DEV_CONTINUE;
 }

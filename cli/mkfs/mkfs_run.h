@@ -23,14 +23,18 @@ int mkfs_attach(struct mkfs_run *run);
 int mkfs_name(struct mkfs_run *run);
 void mkfs_run_release(struct mkfs_run *run);
 
-/* mkfs_write.c: discard, tables, directories, journal, close. */
+/* mkfs_write.c: discard and wipes; tables, inode tables, directories. */
 int mkfs_discard_and_wipe(struct mkfs_run *run);
 int mkfs_write(struct mkfs_run *run);
+
+/* mkfs_finish.c: journal, MMP, accounting; then orphan file and close. */
+int mkfs_finish(struct mkfs_run *run);
+int mkfs_close(struct mkfs_run *run);
 
 /* mkfs_quota.c: the quota inodes, when -O quota asks for them. */
 int mkfs_quota(struct mkfs_run *run);
 
-/* mkfs_finish.c: journal, MMP, orphan file, accounting, close. */
-int mkfs_finish(struct mkfs_run *run);
+/* mkfs_show.c: "'DEV': <libext2fs error> (while WHAT)"; returns 8. */
+int mkfs_fail(const struct mkfs_run *run, errcode_t err, const char *what);
 
 #endif

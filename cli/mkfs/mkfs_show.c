@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What mkfs prints: mke2fs's summary (with -v its details), the steps as
- * they finish, and nothing at all with -q.  Progress counters are left
+ * they finish, and nothing at all with -q; and the errors every stage
+ * shares (a conf file's, a libext2fs call's).  Progress counters are left
  * out: output that scripts and logs read stays one line per step.
  */
 #include <stdarg.h>
@@ -11,6 +12,27 @@
 #include <e2p/e2p.h>
 
 #include "mkfs.h"
+#include "mkfs_run.h"
+#include "report.h"
+
+int mkfs_conf_error(const struct mkfs_conf_err *err)
+{
+	if (err->line)
+		return report_failure("'%s': line %d: %s", err->file,
+				      err->line, err->why);
+	return report_failure("'%s': %s", err->file, err->why);
+}
+
+int mkfs_prof_error(const struct mkfs_ctl *ctl)
+{
+	return mkfs_conf_error(&ctl->prof.err);
+}
+
+int mkfs_fail(const struct mkfs_run *run, errcode_t err, const char *what)
+{
+	return report_failure("'%s': %s (while %s)", run->ctl->device,
+			      error_message(err), what);
+}
 
 void mkfs_step(const struct mkfs_ctl *ctl, const char *fmt, ...)
 {

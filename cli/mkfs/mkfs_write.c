@@ -16,12 +16,6 @@
 
 #define DISCARD_STEP_MB 2048ULL
 
-static int fail(const struct mkfs_run *run, errcode_t err, const char *what)
-{
-	return report_failure("'%s': %s (while %s)", run->ctl->device,
-			      error_message(err), what);
-}
-
 static errcode_t discard_device(ext2_filsys fs)
 {
 	blk64_t blocks = ext2fs_blocks_count(fs->super), cur = 0;
@@ -79,7 +73,7 @@ int mkfs_discard_and_wipe(struct mkfs_run *run)
 		fprintf(stderr, "ext4dev: warning: '%s': could not erase the "
 			"old superblock: %s\n", ctl->device,
 			error_message(err));
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static errcode_t packed_tables(ext2_filsys fs)
@@ -142,9 +136,9 @@ static int allocate_tables(struct mkfs_run *run)
 	if (!err)
 		err = count_overhead(fs, &run->overhead);
 	if (err)
-		return fail(run, err, "allocating group tables");
+		return mkfs_fail(run, err, "allocating group tables");
 	mkfs_step(run->ctl, "done\n");
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* The boot sector goes too, unless it holds a BSD disklabel. */
@@ -181,7 +175,7 @@ static int wipe_end(struct mkfs_run *run)
 	if (start > rsv)
 		start -= rsv;
 	if (!start)
-		return -1;
+		return EXT4DEV_CONTINUE;
 	err = ext2fs_zero_blocks2(fs, start, (int)(blocks - start), &bad,
 				  NULL);
 	if (err)
@@ -189,7 +183,7 @@ static int wipe_end(struct mkfs_run *run)
 				      "the end of the filesystem)",
 				      run->ctl->device, error_message(err),
 				      (unsigned long long)bad);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* Inodes 1 to first_ino - 1, zeroed, so their checksums are valid. */
@@ -236,9 +230,9 @@ static int write_inode_tables(struct mkfs_run *run)
 	if (!err && ext2fs_has_feature_metadata_csum(fs->super))
 		err = write_reserved_inodes(fs);
 	if (err)
-		return fail(run, err, "writing inode tables");
+		return mkfs_fail(run, err, "writing inode tables");
 	mkfs_step(run->ctl, "done\n");
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 static errcode_t chown_root(struct mkfs_run *run)
@@ -285,10 +279,10 @@ static int make_directories(struct mkfs_run *run)
 	if (!err && (run->ctl->root_uid || run->ctl->root_gid))
 		err = chown_root(run);
 	if (err)
-		return fail(run, err, "creating the root directory");
+		return mkfs_fail(run, err, "creating the root directory");
 	err = make_lost_found(fs);
 	if (err)
-		return fail(run, err, "creating /lost+found");
+		return mkfs_fail(run, err, "creating /lost+found");
 	for (ext2_ino_t i = EXT2_ROOT_INO + 1; i < EXT2_FIRST_INODE(fs->super);
 	     i++)
 		ext2fs_inode_alloc_stats2(fs, i, 1, 0);
@@ -297,27 +291,25 @@ static int make_directories(struct mkfs_run *run)
 	ext2fs_inode_alloc_stats2(fs, EXT2_BAD_INO, 1, 0);
 	err = ext2fs_update_bb_inode(fs, NULL);
 	if (err)
-		return fail(run, err, "setting the bad block inode");
+		return mkfs_fail(run, err, "setting the bad block inode");
 	if (ext2fs_has_feature_resize_inode(fs->super)) {
 		err = ext2fs_create_resize_inode(fs);
 		if (err)
-			return fail(run, err, "reserving blocks for online "
+			return mkfs_fail(run, err, "reserving blocks for online "
 				    "resize");
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_write(struct mkfs_run *run)
 {
 	int rc = allocate_tables(run);
 
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = wipe_end(run);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = write_inode_tables(run);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = make_directories(run);
-	if (rc < 0)
-		rc = mkfs_finish(run);
 	return rc;
 }
