@@ -62,7 +62,9 @@ void report_warn(const char *dev, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ext4dev: warning: '%s': ", dev);
+	fputs("ext4dev: warning: ", stderr);
+	if (dev)
+		fprintf(stderr, "'%s': ", dev);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -35,7 +35,7 @@ int report_failure(const char *fmt, ...)
  */
 int report_fs_error(const struct fsio_dev *dev, errcode_t err);
 
-/* "ext4dev: warning: 'DEV': MSG"; returns nothing. */
+/* "ext4dev: warning: 'DEV': MSG" (no 'DEV': when NULL); returns nothing. */
 void report_warn(const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -80,9 +80,8 @@ static int check_signature(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 	if (!dev->foreign_type[0])
 		return EXT4DEV_CONTINUE;
 	if (ctl->noaction) {
-		fprintf(stderr, "ext4dev: warning: '%s': contains an "
-			"existing %s %s\n",
-			ctl->device, dev->foreign_type, dev->foreign_usage);
+		report_warn(ctl->device, "contains an existing %s %s",
+			    dev->foreign_type, dev->foreign_usage);
 		return EXT4DEV_CONTINUE;
 	}
 	return report_failure("'%s': contains an existing %s %s (use -F to "

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include <ext2fs/ext2fs.h>
+#include <uuid/uuid.h>
 
 #include "mkfs_conf.h"
 #include "mkfs_prof.h"
@@ -91,9 +92,37 @@ int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv);
 /* mkfs_ext.c: -E keywords into ctl/param; @where names the source. */
 int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
 			const char *where);
-int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
+/* The -E keywords and their help, for --help. */
+void mkfs_print_ext_help(void);
+
+/* mkfs_keys.c: the tables and parsers every stage shares. */
+struct mkfs_errors_entry {
+	const char *name;		/* as -e and mke2fs.conf spell it */
+	int behaviour;			/* EXT2_ERRORS_* */
+};
+
+struct mkfs_uuid_entry {
+	const char *name;		/* -U's keyword, any case */
+	void (*make)(uuid_t out);	/* what it writes */
+};
+
+/* EXT2_ERRORS_* for @name, or 0 when it is none of them. */
+int mkfs_errors_by_name(const char *name);
+/* -U's keyword @name ("clear", "random", ...), or NULL. */
+const struct mkfs_uuid_entry *mkfs_uuid_by_name(const char *name);
+/* A whole unsigned number in C notation, nothing after it. */
+bool mkfs_parse_ulong(const char *arg, unsigned long *out);
+/*
+ * The next "key" or "key=value" of a ',' list at *@cursor, cut in place;
+ * *@arg is the value or NULL.  NULL at the end of the list.
+ */
+char *mkfs_next_token(char **cursor, char **arg);
 /* SIZE, -b, -C and -E size values: blocks, or bytes with K/M/G/T/s. */
 unsigned long long mkfs_parse_num(const char *arg, int log_block_size);
+/* log2 of a power of two (0 for 0 and 1). */
+int mkfs_log2(unsigned long long v);
+/* -J size=,fast_commit_size=,location=; keeps pointers into @opts. */
+int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
 
 /* mkfs_geom.c: the device, fs_types, features, block size and count. */
 int mkfs_probe_device(struct mkfs_ctl *ctl);

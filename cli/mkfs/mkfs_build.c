@@ -37,8 +37,8 @@ static int journal_size(struct mkfs_run *run)
 		return EXT4DEV_CONTINUE;
 	if (ext2fs_get_journal_params(&run->jp, fs)) {
 		memset(&run->jp, 0, sizeof(run->jp));
-		fprintf(stderr, "ext4dev: warning: '%s': filesystem too small "
-			"for a journal; making it without one\n", ctl->device);
+		report_warn(ctl->device, "filesystem too small for a journal; "
+			    "making it without one");
 		return EXT4DEV_CONTINUE;
 	}
 	if (ctl->journal_size <= 0 && (ctl->journal_fc_size <= 0 ||
@@ -68,14 +68,11 @@ static int journal_size(struct mkfs_run *run)
 static int set_uuid(struct mkfs_run *run)
 {
 	struct ext2_super_block *sb = run->fs->super;
-	const char *u = run->ctl->uuid;
+	const char *u = run->ctl->uuid ? run->ctl->uuid : "random";
+	const struct mkfs_uuid_entry *kw = mkfs_uuid_by_name(u);
 
-	if (!u || !strcasecmp(u, "random"))
-		uuid_generate(sb->s_uuid);
-	else if (!strcasecmp(u, "null") || !strcasecmp(u, "clear"))
-		uuid_clear(sb->s_uuid);
-	else if (!strcasecmp(u, "time"))
-		uuid_generate_time(sb->s_uuid);
+	if (kw)
+		kw->make(sb->s_uuid);
 	else if (uuid_parse(u, sb->s_uuid))
 		return report_usage(EXT4DEV_MKFS_CMD, "invalid UUID '%s'", u);
 	if (ext2fs_has_feature_csum_seed(sb))
@@ -91,15 +88,11 @@ static int set_errors(struct mkfs_run *run)
 	const char *s;
 
 	mkfs_prof_string(&ctl->prof, "errors", NULL, &s);
-	if (s && !strcmp(s, "continue"))
-		run->fs->super->s_errors = EXT2_ERRORS_CONTINUE;
-	else if (s && !strcmp(s, "remount-ro"))
-		run->fs->super->s_errors = EXT2_ERRORS_RO;
-	else if (s && !strcmp(s, "panic"))
-		run->fs->super->s_errors = EXT2_ERRORS_PANIC;
-	else if (s)
+	if (s && !mkfs_errors_by_name(s))
 		return report_failure("'%s': invalid errors behaviour '%s'",
 				      ctl->conf.file, s);
+	if (s)
+		run->fs->super->s_errors = (__u16)mkfs_errors_by_name(s);
 	if (ctl->errors_behavior)
 		run->fs->super->s_errors = (__u16)ctl->errors_behavior;
 	return EXT4DEV_CONTINUE;
@@ -171,11 +164,11 @@ static void csum_advice(struct mkfs_run *run)
 	if (run->ctl->quiet || !ext2fs_has_feature_metadata_csum(sb))
 		return;
 	if (!ext2fs_has_feature_extents(sb))
-		fprintf(stderr, "ext4dev: warning: extents are not enabled; "
-			"block maps cannot be checksummed (-O extents)\n");
+		report_warn(NULL, "extents are not enabled; block maps cannot "
+			    "be checksummed (-O extents)");
 	if (!ext2fs_has_feature_64bit(sb))
-		fprintf(stderr, "ext4dev: warning: 64bit is not enabled; "
-			"checksums are not full-strength (-O 64bit)\n");
+		report_warn(NULL, "64bit is not enabled; checksums are not "
+			    "full-strength (-O 64bit)");
 }
 
 /* Refuse to share the image with another ext4dev (or flock(1) user). */

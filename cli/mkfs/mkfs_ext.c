@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -E extended options and -J journal options, with mke2fs's keywords and
- * meaning.  -E is applied where mke2fs applies it: after the block size
- * and features are known (resize= and desc_size= depend on them), after
- * the "options" relations of mke2fs.conf's fs_types.
+ * -E extended options with mke2fs's keywords and meaning, in one table
+ * in the style of e2p's name tables (keyword, kind of value, setter,
+ * help; the help is what mkfs --help prints).  mkfs_params() applies -E
+ * where mke2fs does: once the block size and features are known, after
+ * the "options" of mke2fs.conf's fs_types.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +24,28 @@
 struct ext_src {
 	struct mkfs_ctl *ctl;
 	const char *where;		/* NULL for -E */
+	const char *enc_flags;		/* encoding_flags=, applied last */
 };
 
-static int bad(const struct ext_src *src, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* What a keyword's value may be. */
+enum ext_kind {
+	EXT_BARE,		/* no value (one is ignored, as in mke2fs) */
+	EXT_NUMBER,		/* a whole number, required */
+	EXT_ONOFF,		/* "key" is 1, "key=N" is N != 0 */
+	EXT_TEXT,		/* the setter checks it, NULL included */
+	EXT_UNSUPPORTED,	/* mke2fs's, not ours: an error naming it */
+};
 
-static int bad(const struct ext_src *src, const char *fmt, ...)
+struct ext_key {
+	const char *name;
+	enum ext_kind kind;
+	int (*set)(struct ext_src *src, const char *key, const char *arg,
+		   unsigned long num);
+	const char *help;	/* NULL: an alias, left out of --help */
+};
+
+static __attribute__((format(printf, 2, 3)))
+int bad(const struct ext_src *src, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -42,40 +58,19 @@ static int bad(const struct ext_src *src, const char *fmt, ...)
 	return report_failure("%s: %s", src->where, msg);
 }
 
-unsigned long long mkfs_parse_num(const char *arg, int log_block_size)
-{
-	if (!arg || arg[0] < '0' || arg[0] > '9')
-		return 0;
-	return parse_num_blocks2(arg, log_block_size);
-}
-
 /* A whole number for keyword @key, or an error. */
 static int number(const struct ext_src *src, const char *key,
 		  const char *arg, unsigned long *out)
 {
-	char *end;
-
 	if (!arg)
 		return bad(src, "'%s' needs a value", key);
-	errno = 0;
-	*out = strtoul(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-')
+	if (!mkfs_parse_ulong(arg, out))
 		return bad(src, "invalid %s '%s'", key, arg);
 	return EXT4DEV_CONTINUE;
 }
 
-/* "key" alone means 1, "key=N" means N (lazy_itable_init and kin). */
-static int onoff(const struct ext_src *src, const char *key, const char *arg,
-		 int *out)
-{
-	unsigned long v = 1;
-	int rc = arg ? number(src, key, arg, &v) : EXT4DEV_CONTINUE;
-
-	*out = v != 0;
-	return rc;
-}
-
-static int set_resize(const struct ext_src *src, const char *arg)
+static int set_resize(struct ext_src *src, const char *key, const char *arg,
+		      unsigned long num)
 {
 	struct ext2_super_block *p = &src->ctl->param;
 	unsigned long long max, bpg, groups, gdpb, desc_blocks;
@@ -106,8 +101,8 @@ static int set_resize(const struct ext_src *src, const char *arg)
 	return EXT4DEV_CONTINUE;
 }
 
-static int set_desc_size(const struct ext_src *src, const char *key,
-			 const char *arg)
+static int set_desc_size(struct ext_src *src, const char *key,
+			 const char *arg, unsigned long num)
 {
 	struct ext2_super_block *p = &src->ctl->param;
 	unsigned long v;
@@ -127,7 +122,8 @@ static int set_desc_size(const struct ext_src *src, const char *key,
 	return EXT4DEV_CONTINUE;
 }
 
-static int set_root_owner(const struct ext_src *src, const char *arg)
+static int set_root_owner(struct ext_src *src, const char *key,
+			  const char *arg, unsigned long num)
 {
 	struct mkfs_ctl *ctl = src->ctl;
 	char *end;
@@ -148,7 +144,8 @@ static int set_root_owner(const struct ext_src *src, const char *arg)
 	return EXT4DEV_CONTINUE;
 }
 
-static int set_encoding(const struct ext_src *src, const char *arg)
+static int set_encoding(struct ext_src *src, const char *key,
+			const char *arg, unsigned long num)
 {
 	int enc = arg ? e2p_str2encoding(arg) : -1;
 
@@ -160,29 +157,65 @@ static int set_encoding(const struct ext_src *src, const char *arg)
 	return EXT4DEV_CONTINUE;
 }
 
-static int set_number_key(const struct ext_src *src, const char *key,
-			  const char *arg)
+/* Kept until the whole list is read: encoding= may come after it. */
+static int set_encoding_flags(struct ext_src *src, const char *key,
+			      const char *arg, unsigned long num)
 {
-	struct mkfs_ctl *ctl = src->ctl;
-	unsigned long v;
-	int rc = number(src, key, arg, &v);
-
-	if (rc != EXT4DEV_CONTINUE)
-		return rc;
-	if (!strcmp(key, "stride"))
-		ctl->param.s_raid_stride = (__u16)v;
-	else if (!strcmp(key, "stripe_width") || !strcmp(key, "stripe-width"))
-		ctl->param.s_raid_stripe_width = (__u32)v;
-	else if (!strcmp(key, "mmp_update_interval"))
-		ctl->param.s_mmp_update_interval = (__u16)v;
-	else if (v <= 2)
-		ctl->num_backups = (int)v;
-	else
-		return bad(src, "invalid num_backup_sb '%s' (0, 1 or 2)", arg);
+	if (!arg || !*arg)
+		return bad(src, "'%s' needs a value", key);
+	src->enc_flags = arg;
 	return EXT4DEV_CONTINUE;
 }
 
-static int set_orphan_size(const struct ext_src *src, const char *arg)
+/* As mke2fs: flags need an encoding, from encoding= or -O casefold. */
+static int apply_encoding_flags(const struct ext_src *src)
+{
+	struct ext2_super_block *p = &src->ctl->param;
+	char buf[128];
+
+	if (!src->enc_flags)
+		return EXT4DEV_CONTINUE;
+	if (!ext2fs_has_feature_casefold(p))
+		return bad(src, "encoding_flags needs an encoding (encoding= "
+			   "or -O casefold)");
+	snprintf(buf, sizeof(buf), "%s", src->enc_flags);
+	if (e2p_str2encoding_flags(p->s_encoding, buf, &p->s_encoding_flags))
+		return bad(src, "invalid encoding_flags '%s'", src->enc_flags);
+	return EXT4DEV_CONTINUE;
+}
+
+static int set_stride(struct ext_src *src, const char *key, const char *arg,
+		      unsigned long num)
+{
+	src->ctl->param.s_raid_stride = (__u16)num;
+	return EXT4DEV_CONTINUE;
+}
+
+static int set_stripe_width(struct ext_src *src, const char *key,
+			    const char *arg, unsigned long num)
+{
+	src->ctl->param.s_raid_stripe_width = (__u32)num;
+	return EXT4DEV_CONTINUE;
+}
+
+static int set_mmp_interval(struct ext_src *src, const char *key,
+			    const char *arg, unsigned long num)
+{
+	src->ctl->param.s_mmp_update_interval = (__u16)num;
+	return EXT4DEV_CONTINUE;
+}
+
+static int set_backups(struct ext_src *src, const char *key, const char *arg,
+		       unsigned long num)
+{
+	if (num > 2)
+		return bad(src, "invalid num_backup_sb '%s' (0, 1 or 2)", arg);
+	src->ctl->num_backups = (int)num;
+	return EXT4DEV_CONTINUE;
+}
+
+static int set_orphan_size(struct ext_src *src, const char *key,
+			   const char *arg, unsigned long num)
 {
 	struct mkfs_ctl *ctl = src->ctl;
 
@@ -195,7 +228,8 @@ static int set_orphan_size(const struct ext_src *src, const char *arg)
 }
 
 /* quotatype=usr:grp:prj (',' also separates; ^type removes it). */
-static int set_quota_types(const struct ext_src *src, const char *arg)
+static int set_quota_types(struct ext_src *src, const char *key,
+			   const char *arg, unsigned long num)
 {
 	static const char *const names[][2] = {
 		{ "usr", "usrquota" }, { "grp", "grpquota" },
@@ -229,148 +263,147 @@ static int set_quota_types(const struct ext_src *src, const char *arg)
 	return EXT4DEV_CONTINUE;
 }
 
-static int set_flag(const struct ext_src *src, const char *key,
-		    const struct flags_entry *flag)
+static int set_hash_seed(struct ext_src *src, const char *key,
+			 const char *arg, unsigned long num)
 {
-	src->ctl->param.s_flags |= flag->mask;
-	return EXT4DEV_CONTINUE;
-}
+	unsigned char *seed = (unsigned char *)src->ctl->param.s_hash_seed;
 
-static int set_hash_seed(const struct ext_src *src, const char *arg)
-{
-	if (!arg || uuid_parse(arg, (unsigned char *)src->ctl->param.s_hash_seed))
+	if (!arg || uuid_parse(arg, seed))
 		return bad(src, "invalid hash_seed '%s'", arg ? arg : "");
 	src->ctl->hash_seed_set = true;
 	return EXT4DEV_CONTINUE;
 }
 
-static int apply_one(const struct ext_src *src, const char *key,
-		     const char *arg)
+static int set_discard(struct ext_src *src, const char *key, const char *arg,
+		       unsigned long num)
+{
+	src->ctl->discard = key[0] == 'd';
+	return EXT4DEV_CONTINUE;
+}
+
+/* The EXT_ONOFF keywords: @num is already 0 or 1. */
+static int set_onoff(struct ext_src *src, const char *key, const char *arg,
+		     unsigned long num)
 {
 	struct mkfs_ctl *ctl = src->ctl;
-	const struct flags_entry *flag = flags_by_option(key);
-	int rc;
 
-	if (flag)
-		return set_flag(src, key, flag);
-	if (!strcmp(key, "stride") || !strcmp(key, "stripe_width") ||
-	    !strcmp(key, "stripe-width") || !strcmp(key, "num_backup_sb") ||
-	    !strcmp(key, "mmp_update_interval"))
-		return set_number_key(src, key, arg);
-	if (!strcmp(key, "resize"))
-		return set_resize(src, arg);
-	if (!strcmp(key, "desc_size") || !strcmp(key, "desc-size"))
-		return set_desc_size(src, key, arg);
 	if (!strcmp(key, "lazy_itable_init"))
-		return onoff(src, key, arg, &ctl->lazy_itable_init);
-	if (!strcmp(key, "lazy_journal_init"))
-		return onoff(src, key, arg, &ctl->lazy_journal_init);
-	if (!strcmp(key, "assume_storage_prezeroed"))
-		return onoff(src, key, arg, &ctl->assume_prezeroed);
-	if (!strcmp(key, "packed_meta_blocks")) {
-		rc = onoff(src, key, arg, &ctl->packed_meta_blocks);
-		if (ctl->packed_meta_blocks)
-			ctl->journal_blk_loc = 0;
-		return rc;
-	}
-	if (!strcmp(key, "discard") || !strcmp(key, "nodiscard")) {
-		ctl->discard = key[0] == 'd';
+		ctl->lazy_itable_init = (int)num;
+	else if (!strcmp(key, "lazy_journal_init"))
+		ctl->lazy_journal_init = (int)num;
+	else if (!strcmp(key, "assume_storage_prezeroed"))
+		ctl->assume_prezeroed = (int)num;
+	else
+		ctl->packed_meta_blocks = (int)num;
+	if (ctl->packed_meta_blocks > 0)
+		ctl->journal_blk_loc = 0;
+	return EXT4DEV_CONTINUE;
+}
+
+/* Sorted as mke2fs(8) lists them; the s_flags keywords come from flags.c. */
+static const struct ext_key ext_keys[] = {
+	{ "mmp_update_interval", EXT_NUMBER, set_mmp_interval,
+	  "MMP update interval in seconds" },
+	{ "stride", EXT_NUMBER, set_stride, "RAID chunk size in blocks" },
+	{ "stripe_width", EXT_NUMBER, set_stripe_width,
+	  "RAID stripe width in blocks" },
+	{ "stripe-width", EXT_NUMBER, set_stripe_width, NULL },
+	{ "offset", EXT_UNSUPPORTED, NULL, NULL },
+	{ "resize", EXT_TEXT, set_resize,
+	  "reserve descriptors to grow to this size" },
+	{ "packed_meta_blocks", EXT_ONOFF, set_onoff,
+	  "bitmaps, inode tables and journal at the start" },
+	{ "lazy_itable_init", EXT_ONOFF, set_onoff,
+	  "leave inode tables for the kernel to zero" },
+	{ "lazy_journal_init", EXT_ONOFF, set_onoff,
+	  "do not zero the journal" },
+	{ "assume_storage_prezeroed", EXT_ONOFF, set_onoff,
+	  "the device reads as zeros: write no zeros" },
+	{ "root_owner", EXT_TEXT, set_root_owner,
+	  "uid:gid of the root directory (no value: ours)" },
+	{ "discard", EXT_BARE, set_discard, "discard the device first" },
+	{ "nodiscard", EXT_BARE, set_discard, "do not discard the device" },
+	{ "num_backup_sb", EXT_NUMBER, set_backups,
+	  "sparse_super2 backup superblocks: 0, 1 or 2" },
+	{ "desc_size", EXT_TEXT, set_desc_size,
+	  "group descriptor size in bytes (64bit)" },
+	{ "desc-size", EXT_TEXT, set_desc_size, NULL },
+	{ "quotatype", EXT_TEXT, set_quota_types,
+	  "quota types for -O quota: usr, grp, prj" },
+	{ "hash_seed", EXT_TEXT, set_hash_seed,
+	  "UUID to seed the directory hash with" },
+	{ "encoding", EXT_TEXT, set_encoding,
+	  "filename encoding (casefold), e.g. utf8" },
+	{ "encoding_flags", EXT_TEXT, set_encoding_flags,
+	  "encoding flags, e.g. strict" },
+	{ "orphan_file_size", EXT_TEXT, set_orphan_size,
+	  "size of the orphan file" },
+	{ "android_sparse", EXT_UNSUPPORTED, NULL, NULL },
+	{ "no_copy_xattrs", EXT_UNSUPPORTED, NULL, NULL },
+	{ NULL, EXT_BARE, NULL, NULL },
+};
+
+static const struct ext_key *ext_key_by_name(const char *name)
+{
+	for (const struct ext_key *k = ext_keys; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+static int apply_one(struct ext_src *src, const char *key, const char *arg)
+{
+	const struct flags_entry *flag = flags_by_option(key);
+	const struct ext_key *k = ext_key_by_name(key);
+	unsigned long num = 1;
+	int rc = EXT4DEV_CONTINUE;
+
+	if (flag) {
+		src->ctl->param.s_flags |= flag->mask;
 		return EXT4DEV_CONTINUE;
 	}
-	if (!strcmp(key, "root_owner"))
-		return set_root_owner(src, arg);
-	if (!strcmp(key, "hash_seed"))
-		return set_hash_seed(src, arg);
-	if (!strcmp(key, "encoding"))
-		return set_encoding(src, arg);
-	if (!strcmp(key, "orphan_file_size"))
-		return set_orphan_size(src, arg);
-	if (!strcmp(key, "quotatype"))
-		return set_quota_types(src, arg);
-	if (!strcmp(key, "offset") || !strcmp(key, "android_sparse") ||
-	    !strcmp(key, "no_copy_xattrs") ||
-	    !strcmp(key, "encoding_flags"))
+	if (!k)
+		return bad(src, "unknown extended option '%s'", key);
+	if (k->kind == EXT_UNSUPPORTED)
 		return bad(src, "mke2fs extended option '%s' is not supported "
 			   "by ext4dev mkfs", key);
-	return bad(src, "unknown extended option '%s'", key);
+	if (k->kind == EXT_NUMBER || (k->kind == EXT_ONOFF && arg))
+		rc = number(src, key, arg, &num);
+	if (k->kind == EXT_ONOFF)
+		num = num != 0;
+	return rc == EXT4DEV_CONTINUE ? k->set(src, key, arg, num) : rc;
 }
 
 int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
 			const char *where)
 {
-	struct ext_src src = { ctl, where };
-	char *buf = strdup(opts), *tok, *next, *arg;
+	struct ext_src src = { ctl, where, NULL };
+	char *buf = strdup(opts), *cursor = buf, *tok, *arg;
 	int rc = EXT4DEV_CONTINUE;
 
 	if (!buf)
 		return report_failure("out of memory");
-	for (tok = buf; tok && *tok && rc == EXT4DEV_CONTINUE; tok = next) {
-		next = strchr(tok, ',');
-		if (next)
-			*next++ = '\0';
-		arg = strchr(tok, '=');
-		if (arg)
-			*arg++ = '\0';
+	while (rc == EXT4DEV_CONTINUE &&
+	       (tok = mkfs_next_token(&cursor, &arg)))
 		rc = apply_one(&src, tok, arg);
-	}
+	if (rc == EXT4DEV_CONTINUE)
+		rc = apply_encoding_flags(&src);
 	free(buf);
 	if (rc == EXT4DEV_CONTINUE && ctl->param.s_raid_stride &&
 	    ctl->param.s_raid_stripe_width % ctl->param.s_raid_stride)
-		fprintf(stderr, "ext4dev: warning: RAID stripe_width %u is "
-			"not a multiple of stride %u\n",
-			ctl->param.s_raid_stripe_width,
-			ctl->param.s_raid_stride);
+		report_warn(NULL, "RAID stripe_width %u is not a multiple "
+			    "of stride %u", ctl->param.s_raid_stripe_width,
+			    ctl->param.s_raid_stride);
 	return rc;
 }
 
-static int journal_one(struct mkfs_ctl *ctl, const char *key, const char *arg)
+void mkfs_print_ext_help(void)
 {
-	struct ext_src src = { ctl, NULL };
-	unsigned long v;
-	int rc;
-
-	if (!strcmp(key, "size") || !strcmp(key, "fast_commit_size")) {
-		rc = number(&src, key, arg, &v);
-		if (rc != EXT4DEV_CONTINUE)
-			return rc;
-		if (v > 0x7fffffffUL / 1024)
-			return report_usage(EXT4DEV_MKFS_CMD, "-J %s=%s is "
-					    "too large", key, arg);
-		if (key[0] == 's')
-			ctl->journal_size = (int)v;
-		else
-			ctl->journal_fc_size = (int)v;
-		return EXT4DEV_CONTINUE;
-	}
-	if (!strcmp(key, "location")) {
-		if (!arg)
-			return report_usage(EXT4DEV_MKFS_CMD, "-J location "
-					    "needs a value");
-		ctl->journal_location = arg;
-		return EXT4DEV_CONTINUE;
-	}
-	if (!strcmp(key, "device") || !strcmp(key, "v1_superblock"))
-		return report_usage(EXT4DEV_MKFS_CMD, "mke2fs journal option "
-				    "'%s' is not supported by ext4dev mkfs",
-				    key);
-	return report_usage(EXT4DEV_MKFS_CMD, "unknown journal option '%s'",
-			    key);
-}
-
-/* -J size=,fast_commit_size=,location=; keeps pointers into @opts. */
-int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts)
-{
-	char *tok, *next, *arg;
-	int rc = EXT4DEV_CONTINUE;
-
-	for (tok = opts; tok && *tok && rc == EXT4DEV_CONTINUE; tok = next) {
-		next = strchr(tok, ',');
-		if (next)
-			*next++ = '\0';
-		arg = strchr(tok, '=');
-		if (arg)
-			*arg++ = '\0';
-		rc = journal_one(ctl, tok, arg);
-	}
-	return rc;
+	for (size_t i = 0; i < flags_table_len; i++)
+		if (flags_table[i].option)
+			printf(" %-26s %s\n", flags_table[i].option,
+			       flags_table[i].help);
+	for (const struct ext_key *k = ext_keys; k->name; k++)
+		if (k->help)
+			printf(" %-26s %s\n", k->name, k->help);
 }

@@ -119,9 +119,8 @@ static int pick_types(struct mkfs_ctl *ctl)
 	if (err && err != ENOENT)
 		return report_failure("%s", error_message(err));
 	if (ctl->prof.unknown[0])
-		fprintf(stderr, "ext4dev: warning: '%s' does not define the "
-			"usage type(s) %s\n", ctl->conf.file,
-			ctl->prof.unknown);
+		report_warn(ctl->conf.file, "does not define the usage "
+			    "type(s) %s", ctl->prof.unknown);
 	if (ctl->verbose) {
 		printf("fs_types for mke2fs.conf resolution: ");
 		for (int i = 0; i < ctl->prof.ntypes; i++)
@@ -228,12 +227,12 @@ static int pick_block_size(struct mkfs_ctl *ctl)
 				      ctl->device, bs, ctl->sector_size);
 	} else if (bs < (int)ctl->phys_sector_size &&
 		   ctl->phys_sector_size <= ctl->sys_page_size) {
-		fprintf(stderr, "ext4dev: warning: block size %d is less "
-			"than the device's physical sector size %u\n", bs,
-			ctl->phys_sector_size);
+		report_warn(ctl->device, "block size %d is less than the "
+			    "device's physical sector size %u", bs,
+			    ctl->phys_sector_size);
 	}
 	ctl->blocksize = bs;
-	ctl->param.s_log_block_size = (__u32)(__builtin_ctz((unsigned)bs) - 10);
+	ctl->param.s_log_block_size = (__u32)(mkfs_log2((unsigned)bs) - 10);
 	return EXT4DEV_CONTINUE;
 }
 
@@ -278,7 +277,7 @@ int mkfs_geometry(struct mkfs_ctl *ctl)
 	ctl->param.s_blocks_per_group = ctl->blocks_per_group;
 	if (ctl->blocksize > 0)
 		ctl->param.s_log_block_size =
-			(__u32)(__builtin_ctz((unsigned)ctl->blocksize) - 10);
+			(__u32)(mkfs_log2((unsigned)ctl->blocksize) - 10);
 	rc = size_from_device(ctl);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = pick_types(ctl);

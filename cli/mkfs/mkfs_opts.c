@@ -45,13 +45,7 @@ static int print_help(void)
 	       " -U <uuid>             UUID (or clear, random, time)\n"
 	       " -M <dir>              last-mounted directory\n"
 	       " -O <features>         features to set, ^feature to clear\n"
-	       " -E <options>          extended options (test_fs, stride=, "
-	       "stripe_width=,\n"
-	       "                       resize=, lazy_itable_init=, "
-	       "lazy_journal_init=,\n"
-	       "                       root_owner=, discard, nodiscard, "
-	       "num_backup_sb=,\n"
-	       "                       packed_meta_blocks=, ...)\n"
+	       " -E <options>          extended options, see below\n"
 	       " -j                    add a journal\n"
 	       " -J size=<MiB>         journal size\n"
 	       " -T <usage-types>      mke2fs.conf usage types\n"
@@ -68,7 +62,9 @@ static int print_help(void)
 	       " -v                    print the details\n"
 	       "     --production      leave the test_filesystem flag clear\n"
 	       " -V, --version         display the version\n"
-	       " -h, --help            display this help\n");
+	       " -h, --help            display this help\n\n"
+	       "Extended options (-E, comma-separated, as in mke2fs(8)):\n");
+	mkfs_print_ext_help();
 	return EXT4DEV_EXIT_OK;
 }
 
@@ -112,11 +108,7 @@ static int append_list(char **list, const char *arg)
 /* A whole unsigned number in C notation, or a usage error. */
 static int parse_ulong(const char *opt, const char *arg, unsigned long *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoul(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-')
+	if (!mkfs_parse_ulong(arg, out))
 		return report_usage(CMD, "invalid %s '%s'", opt, arg);
 	return EXT4DEV_CONTINUE;
 }
@@ -171,13 +163,8 @@ static int parse_reserved(struct mkfs_ctl *ctl, const char *arg)
 
 static int parse_errors(struct mkfs_ctl *ctl, const char *arg)
 {
-	if (!strcmp(arg, "continue"))
-		ctl->errors_behavior = EXT2_ERRORS_CONTINUE;
-	else if (!strcmp(arg, "remount-ro"))
-		ctl->errors_behavior = EXT2_ERRORS_RO;
-	else if (!strcmp(arg, "panic"))
-		ctl->errors_behavior = EXT2_ERRORS_PANIC;
-	else
+	ctl->errors_behavior = mkfs_errors_by_name(arg);
+	if (!ctl->errors_behavior)
 		return report_usage(CMD, "invalid error behaviour '%s'", arg);
 	return EXT4DEV_CONTINUE;
 }
@@ -222,14 +209,11 @@ static int parse_small(struct mkfs_ctl *ctl, int c, const char *arg)
 	case 'L':
 		ctl->label = arg;
 		if (strlen(arg) > EXT2_LABEL_LEN)
-			fprintf(stderr, "ext4dev: warning: label '%s' is "
-				"longer than %d bytes; it is truncated\n",
-				arg, EXT2_LABEL_LEN);
+			report_warn(NULL, "label '%s' is longer than %d bytes; "
+				    "it is truncated", arg, EXT2_LABEL_LEN);
 		break;
 	case 'U':
-		if (strcasecmp(arg, "clear") && strcasecmp(arg, "null") &&
-		    strcasecmp(arg, "random") && strcasecmp(arg, "time") &&
-		    uuid_parse(arg, uu))
+		if (!mkfs_uuid_by_name(arg) && uuid_parse(arg, uu))
 			return report_usage(CMD, "invalid UUID '%s'", arg);
 		ctl->uuid = arg;
 		break;
@@ -346,7 +330,7 @@ static int parse_operands(struct mkfs_ctl *ctl, int argc, char **argv)
 				    argv[optind]);
 	if (ctl->size_arg) {
 		int log = ctl->blocksize > 0 ?
-			  __builtin_ctz((unsigned int)ctl->blocksize) - 10 : 0;
+			  mkfs_log2((unsigned int)ctl->blocksize) - 10 : 0;
 
 		ctl->fs_blocks = mkfs_parse_num(ctl->size_arg, log);
 		if (!ctl->fs_blocks)

@@ -20,15 +20,6 @@ static int conflict(const struct mkfs_ctl *ctl, const char *what)
 	return report_failure("'%s': %s", ctl->device, what);
 }
 
-static int ilog2(unsigned long long v)
-{
-	int l = 0;
-
-	while (v >>= 1)
-		l++;
-	return l;
-}
-
 static int pick_ratios(struct mkfs_ctl *ctl)
 {
 	struct ext2_super_block *p = &ctl->param;
@@ -52,7 +43,7 @@ static int pick_ratios(struct mkfs_ctl *ctl)
 		if (!cluster && mkfs_prof_int(&ctl->prof, "cluster_size",
 					      ctl->blocksize * 16, &cluster))
 			return mkfs_prof_error(ctl);
-		p->s_log_cluster_size = (__u32)ilog2((unsigned)cluster >> 10);
+		p->s_log_cluster_size = (__u32)mkfs_log2((unsigned)cluster >> 10);
 		if (p->s_log_cluster_size &&
 		    p->s_log_cluster_size < p->s_log_block_size)
 			return conflict(ctl, "the cluster size (-C) may not be "
@@ -119,9 +110,8 @@ static int conf_switches(struct mkfs_ctl *ctl)
 	    mkfs_prof_bool(pr, "make_hugefiles", false, &huge))
 		return mkfs_prof_error(ctl);
 	if (huge)
-		fprintf(stderr, "ext4dev: warning: '%s': make_hugefiles is not "
-			"supported by ext4dev mkfs; no huge files are made\n",
-			ctl->conf.file);
+		report_warn(ctl->conf.file, "make_hugefiles is not supported "
+			    "by ext4dev mkfs; no huge files are made");
 	ctl->lazy_itable_init = lazy_it;
 	ctl->discard = discard;
 	ctl->lazy_journal_init = lazy_j;
@@ -187,8 +177,8 @@ static int check_features(struct mkfs_ctl *ctl)
 				"cannot both be enabled (-O ^resize_inode)");
 	if (!ctl->quiet && ext2fs_has_feature_bigalloc(p) &&
 	    EXT2_CLUSTER_SIZE(p) > 16 * EXT2_BLOCK_SIZE(p))
-		fprintf(stderr, "ext4dev: warning: bigalloc with a cluster "
-			"size above 16 blocks is experimental\n");
+		report_warn(NULL, "bigalloc with a cluster size above 16 "
+			    "blocks is experimental");
 	if (ext2fs_has_feature_orphan_file(p) &&
 	    !ext2fs_has_feature_journal(p))
 		return conflict(ctl, "the orphan_file feature needs a journal");
@@ -241,7 +231,7 @@ static int pick_inode_size(struct mkfs_ctl *ctl)
 		return report_failure("'%s': flex_bg_size %u is not a power "
 				      "of 2", ctl->conf.file, flex);
 	if (flex)
-		p->s_log_groups_per_flex = (__u8)ilog2(flex);
+		p->s_log_groups_per_flex = (__u8)mkfs_log2(flex);
 	if (isz && (isz < EXT2_GOOD_OLD_INODE_SIZE ||
 		    isz > (unsigned)ctl->blocksize || (isz & (isz - 1))))
 		return report_failure("'%s': invalid inode size %u (-I: a "
@@ -257,8 +247,8 @@ static int pick_inode_size(struct mkfs_ctl *ctl)
 	if (mkfs_prof_bool(&ctl->prof, "warn_y2038_dates", true, &warn))
 		return mkfs_prof_error(ctl);
 	if (isz == EXT2_GOOD_OLD_INODE_SIZE && warn)
-		fprintf(stderr, "ext4dev: warning: 128-byte inodes cannot "
-			"handle dates beyond 2038 and are deprecated\n");
+		report_warn(NULL, "128-byte inodes cannot handle dates beyond "
+			    "2038 and are deprecated");
 	return EXT4DEV_CONTINUE;
 }
 
@@ -313,9 +303,8 @@ int mkfs_params(struct mkfs_ctl *ctl)
 		if (!ctl->force)
 			return conflict(ctl, "the block size is larger than "
 					"the page size (-F to make it anyway)");
-		fprintf(stderr, "ext4dev: warning: %d-byte blocks are too big "
-			"for this system (max %u)\n", ctl->blocksize,
-			ctl->sys_page_size);
+		report_warn(NULL, "%d-byte blocks are too big for this system "
+			    "(max %u)", ctl->blocksize, ctl->sys_page_size);
 	}
 	rc = conf_switches(ctl);
 	if (rc == EXT4DEV_CONTINUE)

@@ -51,9 +51,9 @@ static void show_details(const struct mkfs_ctl *ctl, ext2_filsys fs)
 	char *os = e2p_os2string((int)s->s_creator_os);
 
 	if (ctl->fs_blocks != ext2fs_blocks_count(s))
-		fprintf(stderr, "ext4dev: warning: %llu blocks unused\n\n",
-			(unsigned long long)(ctl->fs_blocks -
-					     ext2fs_blocks_count(s)));
+		report_warn(NULL, "%llu blocks unused\n",
+			    (unsigned long long)(ctl->fs_blocks -
+						 ext2fs_blocks_count(s)));
 	printf("Filesystem label=%.*s\n", EXT2_LEN_STR(s->s_volume_name));
 	printf("OS type: %s\n", os ? os : "(unknown)");
 	free(os);

@@ -70,9 +70,8 @@ int mkfs_discard_and_wipe(struct mkfs_run *run)
 	}
 	err = zap_sectors(run->fs, 2, 6);
 	if (err)
-		fprintf(stderr, "ext4dev: warning: '%s': could not erase the "
-			"old superblock: %s\n", ctl->device,
-			error_message(err));
+		report_warn(ctl->device, "could not erase the old superblock: "
+			    "%s", error_message(err));
 	return EXT4DEV_CONTINUE;
 }
 
@@ -158,8 +157,8 @@ static void zap_boot_sector(struct mkfs_run *run)
 	}
 	io_channel_set_blksize(run->fs->io, run->fs->blocksize);
 	if (zap_sectors(run->fs, 0, 2))
-		fprintf(stderr, "ext4dev: warning: '%s': could not erase "
-			"the boot sector\n", run->ctl->device);
+		report_warn(run->ctl->device, "could not erase the boot "
+			    "sector");
 }
 
 /* Old RAID metadata at the device's end goes; the image gets its size. */

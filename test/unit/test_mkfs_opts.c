@@ -194,6 +194,32 @@ static void test_ext_opt_errors(void **state)
 	mkfs_ctl_free(&ctl);
 }
 
+/* encoding_flags= goes through e2p_str2encoding_flags(), in any order. */
+static void test_encoding_flags(void **state)
+{
+	static const char *const usage[] = {
+		"encoding_flags=strict", "encoding_flags",
+		"encoding=utf8,encoding_flags=bogus",
+	};
+	struct mkfs_ctl ctl;
+
+	small_fs(&ctl);
+	assert_int_equal(mkfs_parse_ext_opts(&ctl, "encoding_flags=strict,"
+					     "encoding=utf8", NULL),
+			 EXT4DEV_CONTINUE);
+	assert_int_equal(ctl.param.s_encoding, EXT4_ENC_UTF8_12_1);
+	assert_int_equal(ctl.param.s_encoding_flags, EXT4_ENC_STRICT_MODE_FL);
+	assert_true(ext2fs_has_feature_casefold(&ctl.param));
+	mkfs_ctl_free(&ctl);
+	for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
+		small_fs(&ctl);
+		if (mkfs_parse_ext_opts(&ctl, usage[i], NULL) !=
+		    EXT4DEV_EXIT_USAGE)
+			fail_msg("-E %s is not a usage error", usage[i]);
+		mkfs_ctl_free(&ctl);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_ext_opts),
 		cmocka_unit_test(test_ext_opt_errors),
+		cmocka_unit_test(test_encoding_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
