@@ -28,12 +28,14 @@ CHECKSUM = (0x3FC, 4)           # s_checksum, which covers it
 
 class Tally:
     """Counts checks; a failed one prints 'FAIL: what' at once.  Safe to
-    share between threads."""
+    share between threads (hold .lock to update the extra counters given
+    as keywords, e.g. Tally(cases=0))."""
 
-    def __init__(self):
-        self.lock = threading.Lock()
+    def __init__(self, **counters):
+        self.lock = threading.RLock()
         self.passed = self.failed = 0
         self.outcomes = {}
+        self.__dict__.update(counters)
 
     def check(self, ok, what):
         with self.lock:
