@@ -7,13 +7,8 @@
  * existing signature, conflicting options) is checked before the first
  * write, so a refusal leaves the device's bytes as they were.
  */
-#define _GNU_SOURCE		/* SEEK_DATA */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "exitcodes.h"
@@ -52,27 +47,12 @@ static int check_unused(struct fsio_dev *dev)
 	return err ? report_fs_error(dev, err) : EXT4DEV_CONTINUE;
 }
 
-/* An image file that is all holes cannot hold any signature. */
-static bool all_holes(const char *path)
-{
-	struct stat st;
-	bool holes = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
-		holes = lseek(fd, 0, SEEK_DATA) < 0 && errno == ENXIO;
-	close(fd);
-	return holes;
-}
-
 /* What is on the device already; only -F (or -n) goes past it. */
 static int check_signature(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 {
 	errcode_t err;
 
-	if (!ctl->dev_exists || ctl->force || all_holes(ctl->device))
+	if (!ctl->dev_exists || ctl->force || ctl->dev_all_holes)
 		return EXT4DEV_CONTINUE;
 	err = fsio_probe_type(dev, false);
 	if (err)
@@ -133,14 +113,14 @@ static int check_production(const struct mkfs_ctl *ctl)
  */
 static int mkfs_pipeline(struct mkfs_ctl *ctl, struct fsio_dev *dev)
 {
-	struct mkfs_run run = { .ctl = ctl, .lock_fd = -1 };
+	struct mkfs_run run = { .ctl = ctl, .dev = dev };
 	bool write = !ctl->noaction;
 	int rc = load_conf(ctl);
 
 	if (rc == EXT4DEV_CONTINUE)
 		rc = resolve_device(ctl, dev);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_probe_device(ctl);
+		rc = mkfs_probe_device(ctl, dev);
 	if (rc == EXT4DEV_CONTINUE && ctl->dev_exists)
 		rc = check_unused(dev);
 	if (rc == EXT4DEV_CONTINUE)

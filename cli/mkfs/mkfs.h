@@ -70,6 +70,7 @@ struct mkfs_ctl {
 
 	/* What the device is. */
 	bool dev_exists, dev_is_blk;
+	bool dev_all_holes;		/* an image file never written to */
 	blk64_t dev_size;		/* in blocks of 1024 << param.log */
 	unsigned int sector_size, phys_sector_size;
 
@@ -125,7 +126,8 @@ int mkfs_log2(unsigned long long v);
 int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
 
 /* mkfs_geom.c: the device, fs_types, features, block size and count. */
-int mkfs_probe_device(struct mkfs_ctl *ctl);
+struct fsio_dev;
+int mkfs_probe_device(struct mkfs_ctl *ctl, const struct fsio_dev *dev);
 int mkfs_geometry(struct mkfs_ctl *ctl);
 
 /* mkfs_param.c: every other superblock parameter, -E included. */

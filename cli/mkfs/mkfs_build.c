@@ -5,18 +5,15 @@
  * The device is opened (and a missing image file created) only once all
  * of that has succeeded, and never with -n.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <e2p/e2p.h>
 #include <uuid/uuid.h>
 
 #include "exitcodes.h"
+#include "fsio.h"
 #include "mkfs.h"
 #include "mkfs_run.h"
 #include "report.h"
@@ -171,24 +168,6 @@ static void csum_advice(struct mkfs_run *run)
 			    "full-strength (-O 64bit)");
 }
 
-/* Refuse to share the image with another ext4dev (or flock(1) user). */
-static int lock_device(struct mkfs_run *run)
-{
-	struct mkfs_ctl *ctl = run->ctl;
-	int flags = O_RDONLY | O_CLOEXEC | (ctl->dev_exists ? 0 : O_CREAT);
-
-	run->lock_fd = open(ctl->device, flags, 0666);
-	if (run->lock_fd < 0)
-		return report_failure("'%s': %s", ctl->device,
-				      strerror(errno));
-	if (!flock(run->lock_fd, LOCK_EX | LOCK_NB))
-		return EXT4DEV_CONTINUE;
-	if (errno == EWOULDBLOCK)
-		return report_failure("'%s': %s", ctl->device,
-				      error_message(EXT4DEV_ERR_BUSY));
-	return report_failure("'%s': %s", ctl->device, strerror(errno));
-}
-
 /*
  * In memory only: libext2fs gets /dev/null, so that everything that can
  * still refuse (a journal too big, say) does so before the device is
@@ -212,46 +191,20 @@ static int initialize(struct mkfs_run *run)
 	return EXT4DEV_CONTINUE;
 }
 
-/* Swap the /dev/null channel for the device, opened exclusively. */
-static errcode_t open_device(struct mkfs_run *run)
-{
-	ext2_filsys fs = run->fs;
-	const char *path = run->ctl->device;
-	io_channel io;
-	char *name;
-	errcode_t err;
-
-	err = unix_io_manager->open(path, IO_FLAG_RW | IO_FLAG_EXCLUSIVE, &io);
-	if (err)
-		return err == EBUSY ? EXT4DEV_ERR_BUSY : err;
-	err = io_channel_set_blksize(io, fs->blocksize);
-	if (!err)
-		err = ext2fs_get_mem(strlen(path) + 1, &name);
-	if (err) {
-		io_channel_close(io);
-		return err;
-	}
-	strcpy(name, path);
-	ext2fs_free_mem(&fs->device_name);
-	fs->device_name = name;
-	io->app_data = fs;
-	io_channel_close(fs->io);
-	fs->io = io;
-	fs->image_io = io;
-	return 0;
-}
-
+/*
+ * The first stage that touches the device: lock it against another
+ * ext4dev (or flock(1) user), create the image file, and swap the
+ * /dev/null channel for the device, opened exclusively.
+ */
 int mkfs_attach(struct mkfs_run *run)
 {
 	struct mkfs_ctl *ctl = run->ctl;
-	errcode_t err;
-	int rc = lock_device(run);
+	errcode_t err = fsio_lock_target(run->dev, !ctl->dev_exists);
 
-	if (rc != EXT4DEV_CONTINUE)
-		return rc;
-	if (!ctl->dev_exists && !ctl->quiet)
+	if (!err && !ctl->dev_exists && !ctl->quiet)
 		printf("Creating regular file %s\n", ctl->device);
-	err = open_device(run);
+	if (!err)
+		err = fsio_attach(run->dev, run->fs);
 	if (err)
 		return report_failure("'%s': %s", ctl->device,
 				      error_message(err));
@@ -301,7 +254,4 @@ void mkfs_run_release(struct mkfs_run *run)
 	if (run->fs)
 		ext2fs_free(run->fs);
 	run->fs = NULL;
-	if (run->lock_fd >= 0)
-		close(run->lock_fd);
-	run->lock_fd = -1;
 }

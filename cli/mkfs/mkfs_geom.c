@@ -9,12 +9,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <e2p/e2p.h>
 
 #include "exitcodes.h"
+#include "fsio.h"
 #include "mkfs.h"
 #include "report.h"
 
@@ -39,39 +39,25 @@ static __u32 ok_features[3] = {
 	EXT4_FEATURE_RO_COMPAT_VERITY,
 };
 
-int mkfs_probe_device(struct mkfs_ctl *ctl)
+int mkfs_probe_device(struct mkfs_ctl *ctl, const struct fsio_dev *dev)
 {
 	int bs = ctl->blocksize > 0 ? ctl->blocksize : EXT2_MIN_BLOCK_SIZE;
-	struct stat st;
-	errcode_t err;
-	int sect = 0, phys = 0;
+	struct fsio_target t;
+	errcode_t err = fsio_stat_target(dev, (unsigned int)bs, &t);
 
-	if (stat(ctl->device, &st)) {
-		if (errno != ENOENT || !ctl->size_arg)
-			return report_failure("'%s': %s%s", ctl->device,
-					      strerror(errno), errno == ENOENT ?
-					      " (give a size to create an "
-					      "image file)" : "");
-		return EXT4DEV_CONTINUE;		/* an image file to be created */
-	}
-	if (S_ISDIR(st.st_mode))
-		return report_failure("'%s': %s", ctl->device,
-				      strerror(EISDIR));
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return report_failure("'%s': %s", ctl->device,
-				      error_message(EXT4DEV_ERR_NOT_BLOCK_OR_FILE));
-	ctl->dev_exists = true;
-	ctl->dev_is_blk = S_ISBLK(st.st_mode);
-	err = ext2fs_get_device_size2(ctl->device, bs, &ctl->dev_size);
-	if (!err)
-		err = ext2fs_get_device_sectsize(ctl->device, &sect);
-	if (!err)
-		err = ext2fs_get_device_phys_sectsize(ctl->device, &phys);
+	if (err == ENOENT && ctl->size_arg)
+		return EXT4DEV_CONTINUE;	/* an image file to be created */
 	if (err)
-		return report_failure("'%s': %s", ctl->device,
-				      error_message(err));
-	ctl->sector_size = (unsigned int)sect;
-	ctl->phys_sector_size = phys ? (unsigned int)phys : (unsigned int)sect;
+		return report_failure("'%s': %s%s", ctl->device,
+				      error_message(err), err == ENOENT ?
+				      " (give a size to create an image "
+				      "file)" : "");
+	ctl->dev_exists = true;
+	ctl->dev_is_blk = t.is_blk;
+	ctl->dev_all_holes = t.all_holes;
+	ctl->dev_size = t.size;
+	ctl->sector_size = t.sector_size;
+	ctl->phys_sector_size = t.phys_sector_size;
 	if (ctl->dev_is_blk && ctl->size_arg && ctl->fs_blocks > ctl->dev_size)
 		return report_failure("'%s': size %s is larger than the device "
 				      "(%llu blocks of %d bytes)", ctl->device,

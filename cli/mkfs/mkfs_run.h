@@ -8,12 +8,14 @@
 
 #include "mkfs.h"
 
+struct fsio_dev;
+
 struct mkfs_run {
 	struct mkfs_ctl *ctl;
+	struct fsio_dev *dev;			/* fsio's: lock, attach */
 	ext2_filsys fs;
 	struct ext2fs_journal_params jp;	/* zero: no journal */
 	blk64_t overhead;			/* s_overhead_clusters */
-	int lock_fd;				/* flock()ed device, or -1 */
 	bool lazy_itable;			/* after discard's verdict */
 };
 
