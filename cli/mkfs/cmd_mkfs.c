@@ -3,167 +3,181 @@
  * ext4dev mkfs, also run as mkfs.ext4dev: make an ext4 filesystem with
  * the test_filesystem flag set, deciding every parameter the way
  * `mke2fs -t ext4 -E test_fs` does and writing it through libext2fs.
- * Everything that can refuse (usage, conf file, mounted or busy device,
- * existing signature, conflicting options) is checked before the first
- * write, so a refusal leaves the device's bytes as they were.
+ * mkfs_pipeline() is the whole of it, stage by stage.  Everything that
+ * can refuse (usage, conf file, mounted or busy device, existing
+ * signature, conflicting options) is checked before the first write,
+ * so a refusal leaves the device's bytes as they were.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "commands.h"
 #include "exitcodes.h"
 #include "fsio.h"
 #include "mkfs.h"
+#include "mkfs_config.h"
 #include "mkfs_run.h"
 #include "report.h"
 
-static int load_conf(struct mkfs_ctl *ctl)
-{
-	errcode_t err = mkfs_conf_load(&ctl->conf);
-
-	if (err == EINVAL || (err && ctl->conf.err.file))
-		return mkfs_conf_error(&ctl->conf.err);
-	if (err)
-		return report_failure("mke2fs.conf: %s", error_message(err));
-	return EXT4DEV_CONTINUE;
-}
-
 /* LABEL=, UUID=: the stages after this one see the device's path. */
-static int resolve_device(struct mkfs_ctl *ctl, struct fsio_dev *dev)
+static int resolve_device(const struct mkfs_opts *o, struct fsio_dev *dev,
+			  struct mkfs_plan *plan)
 {
-	errcode_t err = fsio_init(dev, ctl->device);
+	errcode_t err = fsio_init(dev, o->device);
 
 	if (err)
 		return report_fs_error(dev, err);
-	ctl->device = dev->path;
+	plan->device = dev->path;
 	return EXT4DEV_CONTINUE;
 }
 
 /* Mounted, swap, held open exclusively: never, not even with -F. */
-static int check_unused(struct fsio_dev *dev)
-{
-	errcode_t err = fsio_check_unused(dev);
-
-	return err ? report_fs_error(dev, err) : EXT4DEV_CONTINUE;
-}
-
-/* What is on the device already; only -F (or -n) goes past it. */
-static int check_signature(struct mkfs_ctl *ctl, struct fsio_dev *dev)
+static int check_unused(const struct mkfs_plan *plan, struct fsio_dev *dev)
 {
 	errcode_t err;
 
-	if (!ctl->dev_exists || ctl->force || ctl->dev_all_holes)
+	if (!plan->dev_exists)
+		return EXT4DEV_CONTINUE;
+	err = fsio_check_unused(dev);
+	return err ? report_fs_error(dev, err) : EXT4DEV_CONTINUE;
+}
+
+static int check_production(const struct mkfs_opts *o,
+			    const struct mkfs_plan *plan)
+{
+	if (o->production && (plan->param.s_flags & EXT2_FLAGS_TEST_FILESYS))
+		return report_usage(EXT4DEV_MKFS_CMD, "--production and -E "
+				    "test_fs contradict each other");
+	return EXT4DEV_CONTINUE;
+}
+
+/* What is on the device already; only -F (or -n) goes past it. */
+static int check_signature(const struct mkfs_opts *o,
+			   const struct mkfs_plan *plan, struct fsio_dev *dev)
+{
+	errcode_t err;
+
+	if (!plan->dev_exists || o->force || plan->dev_all_holes)
 		return EXT4DEV_CONTINUE;
 	err = fsio_probe_type(dev, false);
 	if (err)
 		return report_fs_error(dev, err);
 	if (!dev->foreign_type[0])
 		return EXT4DEV_CONTINUE;
-	if (ctl->noaction) {
-		report_warn(ctl->device, "contains an existing %s %s",
+	if (o->noaction) {
+		report_warn(plan->device, "contains an existing %s %s",
 			    dev->foreign_type, dev->foreign_usage);
 		return EXT4DEV_CONTINUE;
 	}
 	return report_failure("'%s': contains an existing %s %s (use -F to "
-			      "overwrite it)", ctl->device, dev->foreign_type,
+			      "overwrite it)", plan->device, dev->foreign_type,
 			      dev->foreign_usage);
 }
 
 /* The layout as mke2fs prints it before writing (with -n, instead). */
 static void show_plan(const struct mkfs_run *run)
 {
-	const struct mkfs_ctl *ctl = run->ctl;
+	const struct mkfs_opts *o = run->opts;
 	unsigned int total = run->jp.num_journal_blocks +
 			     run->jp.num_fc_blocks;
 
-	if (ctl->quiet && !ctl->noaction)
+	if (o->quiet && !o->noaction)
 		return;
-	mkfs_show_stats(ctl, run->fs);
-	if (ctl->noaction && total)
+	mkfs_show_stats(o, run->plan, run->fs);
+	if (o->noaction && total)
 		printf("Journal size: %u blocks\n", total);
 }
 
-static int say_done(const struct mkfs_ctl *ctl)
+static int say_done(const struct mkfs_opts *o, const struct mkfs_plan *plan)
 {
-	const char *state = ctl->production ? "left clear" : "set";
+	const char *state = o->production ? "left clear" : "set";
 
-	if (ctl->quiet)
+	if (o->quiet)
 		return EXT4DEV_EXIT_OK;
-	if (ctl->noaction)
-		state = ctl->production ? "would be left clear" :
-					  "would be set";
-	printf("%s: test filesystem flag %s\n", ctl->device, state);
+	if (o->noaction)
+		state = o->production ? "would be left clear" : "would be set";
+	printf("%s: test filesystem flag %s\n", plan->device, state);
 	return EXT4DEV_EXIT_OK;
 }
 
-static int check_production(const struct mkfs_ctl *ctl)
+/* Setup to close: the filesystem itself, on the settled plan. */
+static int build(struct mkfs_run *run)
 {
-	if (ctl->production && (ctl->param.s_flags & EXT2_FLAGS_TEST_FILESYS))
-		return report_usage(EXT4DEV_MKFS_CMD, "--production and -E "
-				    "test_fs contradict each other");
-	return EXT4DEV_CONTINUE;
+	bool write = !run->opts->noaction;
+	int rc = mkfs_setup(run);
+
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_attach(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_discard_and_wipe(run);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_name(run);
+	if (rc == EXT4DEV_CONTINUE)
+		show_plan(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_write(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_finish(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_quota(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_close(run);
+	mkfs_run_release(run);
+	return rc;
 }
 
 /*
  * The whole of mkfs after the command line, in order.  Each stage
  * returns EXT4DEV_CONTINUE or the exit code to stop with, and none
- * calls the next.  Everything that can refuse comes before
- * mkfs_attach(), the first stage that touches the device; -n stops
- * short of it and prints what it would have made.
+ * calls the next.  Nothing before mkfs_attach() writes anything; -n
+ * stops short of it and prints what it would have made.
  */
-static int mkfs_pipeline(struct mkfs_ctl *ctl, struct fsio_dev *dev)
+static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
 {
-	struct mkfs_run run = { .ctl = ctl, .dev = dev };
-	bool write = !ctl->noaction;
-	int rc = load_conf(ctl);
+	struct mkfs_config cfg;
+	struct mkfs_plan plan;
+	struct mkfs_run run = { .opts = o, .cfg = &cfg, .plan = &plan,
+				.dev = dev };
+	int rc;
 
+	mkfs_plan_init(&plan, o);
+	rc = mkfs_config_load(&cfg);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = resolve_device(ctl, dev);
+		rc = resolve_device(o, dev, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_probe_device(ctl, dev);
-	if (rc == EXT4DEV_CONTINUE && ctl->dev_exists)
-		rc = check_unused(dev);
+		rc = mkfs_probe_device(o, dev, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_geometry(ctl);
+		rc = check_unused(&plan, dev);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_params(ctl);
+		rc = mkfs_device_size(o, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = check_production(ctl);
+		rc = mkfs_configure(o, &plan, &cfg);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = check_signature(ctl, dev);
+		rc = mkfs_geometry(o, &cfg, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_setup(&run);
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_attach(&run);
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_discard_and_wipe(&run);
+		rc = mkfs_params(o, &cfg, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_name(&run);
+		rc = check_production(o, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		show_plan(&run);
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_write(&run);
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_finish(&run);
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_quota(&run);
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_close(&run);
-	mkfs_run_release(&run);
-	return rc == EXT4DEV_CONTINUE ? say_done(ctl) : rc;
+		rc = check_signature(o, &plan, dev);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = build(&run);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = say_done(o, &plan);
+	mkfs_config_free(&cfg);
+	return rc;
 }
 
 int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 {
 	struct fsio_dev dev = { .lock_fd = -1 };
-	struct mkfs_ctl ctl;
+	struct mkfs_opts o;
 	int rc;
 
-	mkfs_ctl_init(&ctl);
-	rc = mkfs_parse_args(&ctl, argc, argv);
+	mkfs_opts_init(&o);
+	rc = mkfs_parse_args(&o, argc, argv);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_pipeline(&ctl, &dev);
+		rc = mkfs_pipeline(&o, &dev);
 	fsio_release(&dev);
-	mkfs_ctl_free(&ctl);
+	mkfs_opts_free(&o);
 	return rc;
 }

@@ -3,10 +3,14 @@
 #define EXT4DEV_MKFS_H
 
 /*
- * ext4dev mkfs: the decision stages (options, geometry, parameters) and
- * what they share.  cmd_mkfs.c runs the stages in order; README.md in
- * this folder lists them.  Each stage prints its own errors (report.h)
- * and returns EXT4DEV_CONTINUE to go on, or the exit code to stop with.
+ * ext4dev mkfs: what the stages hand each other.  mkfs_pipeline() in
+ * cmd_mkfs.c runs them in order (README.md in this folder lists them):
+ * the options stage fills struct mkfs_opts, the configuration stage
+ * struct mkfs_config (mkfs_config.h), the decision stages struct
+ * mkfs_plan, and the writing stages struct mkfs_run (mkfs_run.h).
+ * Each stage reads the earlier ones' structs as const, prints its own
+ * errors (report.h) and returns EXT4DEV_CONTINUE to go on, or the exit
+ * code to stop with.
  */
 
 #include <stdbool.h>
@@ -15,9 +19,10 @@
 #include <uuid/uuid.h>
 
 #include "mkfs_conf.h"
-#include "mkfs_prof.h"
 
 #define EXT4DEV_MKFS_CMD "mkfs"
+
+struct mkfs_config;		/* mkfs_config.h */
 
 /* Tri-state for settings the conf file may also give. */
 enum { EXT4DEV_UNSET = -1 };
@@ -28,10 +33,11 @@ enum { EXT4DEV_CONTINUE = -1 };
 /* The largest count that fits a 32-bit superblock field. */
 #define EXT4DEV_MAX_32 0xffffffffULL
 
-struct mkfs_ctl {
-	/* The command line. */
-	const char *device;
+/* What the user asked: the command line, untouched after parsing. */
+struct mkfs_opts {
+	const char *device;		/* as typed: path, LABEL=, UUID= */
 	const char *size_arg;		/* SIZE, or NULL */
+	blk64_t fs_blocks;		/* SIZE: -b blocks, else KiB; 0 unset */
 	int blocksize;			/* -b: bytes, < 0 a minimum, 0 unset */
 	int cluster_size;		/* -C, 0 unset */
 	int inode_ratio;		/* -i, 0 unset */
@@ -49,13 +55,32 @@ struct mkfs_ctl {
 	unsigned long flex_bg_size;	/* -G */
 	int errors_behavior;		/* -e, 0 unset */
 	bool force, quiet, noaction, verbose, production;
-
-	/* -J, and -j (journal_size -1: the default size). */
+	/* -J, and -j (-1: the default size). */
 	int journal_size;		/* MiB */
 	int journal_fc_size;		/* KiB */
 	const char *journal_location;
+};
 
-	/* -E keywords mke2fs keeps outside the superblock. */
+/* What was decided, from the options, the configuration and the device. */
+struct mkfs_plan {
+	const char *device;		/* the resolved path */
+
+	/* What the device is. */
+	bool dev_exists, dev_is_blk;
+	bool dev_all_holes;		/* an image file never written to */
+	blk64_t dev_size;		/* in blocks of 1024 << param.log */
+	unsigned int sector_size, phys_sector_size;
+	unsigned int sys_page_size;
+
+	/* The decisions. */
+	int blocksize;			/* bytes, once the geometry is known */
+	int inode_ratio;
+	unsigned int inode_size;
+	double reserved_ratio;
+	blk64_t fs_blocks;
+	blk64_t journal_blk_loc;	/* ~0: libext2fs picks */
+
+	/* -E keywords (and their conf defaults) kept outside the superblock. */
 	int lazy_itable_init;		/* EXT4DEV_UNSET, 0 or 1 */
 	int lazy_journal_init;
 	int discard;
@@ -68,30 +93,17 @@ struct mkfs_ctl {
 	bool hash_seed_set;
 	unsigned int quota_types;	/* 1 << 0 usr, 1 grp, 2 prj */
 
-	/* What the device is. */
-	bool dev_exists, dev_is_blk;
-	bool dev_all_holes;		/* an image file never written to */
-	blk64_t dev_size;		/* in blocks of 1024 << param.log */
-	unsigned int sector_size, phys_sector_size;
-
-	/* Decided by mkfs_geom/mkfs_param, used by mkfs_build. */
-	struct mkfs_conf conf;
-	struct mkfs_prof prof;
 	struct ext2_super_block param;	/* what ext2fs_initialize() gets */
-	blk64_t fs_blocks;
-	blk64_t journal_blk_loc;	/* ~0: libext2fs picks */
-	bool itable_zeroed;
-	unsigned int sys_page_size;
 };
 
-/* mkfs_opts.c */
-void mkfs_ctl_init(struct mkfs_ctl *ctl);
-void mkfs_ctl_free(struct mkfs_ctl *ctl);
+/* mkfs_opts.c: the options stage. */
+void mkfs_opts_init(struct mkfs_opts *o);
+void mkfs_opts_free(struct mkfs_opts *o);
 /* EXT4DEV_CONTINUE, or an exit code (16, or 0 after --help/-V). */
-int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv);
+int mkfs_parse_args(struct mkfs_opts *o, int argc, char **argv);
 
-/* mkfs_ext.c: -E keywords into ctl/param; @where names the source. */
-int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
+/* mkfs_ext.c: -E keywords into @plan; @where names the source. */
+int mkfs_parse_ext_opts(struct mkfs_plan *plan, const char *opts,
 			const char *where);
 /* The -E keywords and their help, for --help. */
 void mkfs_print_ext_help(void);
@@ -123,23 +135,30 @@ unsigned long long mkfs_parse_num(const char *arg, int log_block_size);
 /* log2 of a power of two (0 for 0 and 1). */
 int mkfs_log2(unsigned long long v);
 /* -J size=,fast_commit_size=,location=; keeps pointers into @opts. */
-int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts);
+int mkfs_parse_journal_opts(struct mkfs_opts *o, char *opts);
 
-/* mkfs_geom.c: the device, fs_types, features, block size and count. */
+/*
+ * mkfs_geom.c: the device stage (what the target is, its size), then
+ * the geometry stage (features, block size and count).
+ */
 struct fsio_dev;
-int mkfs_probe_device(struct mkfs_ctl *ctl, const struct fsio_dev *dev);
-int mkfs_geometry(struct mkfs_ctl *ctl);
+void mkfs_plan_init(struct mkfs_plan *plan, const struct mkfs_opts *o);
+int mkfs_probe_device(const struct mkfs_opts *o, const struct fsio_dev *dev,
+		      struct mkfs_plan *plan);
+int mkfs_device_size(const struct mkfs_opts *o, struct mkfs_plan *plan);
+int mkfs_geometry(const struct mkfs_opts *o, const struct mkfs_config *cfg,
+		  struct mkfs_plan *plan);
 
 /* mkfs_param.c: every other superblock parameter, -E included. */
-int mkfs_params(struct mkfs_ctl *ctl);
+int mkfs_params(const struct mkfs_opts *o, const struct mkfs_config *cfg,
+		struct mkfs_plan *plan);
 
 /* mkfs_show.c: the summary, the step lines and the shared errors. */
-void mkfs_show_stats(const struct mkfs_ctl *ctl, ext2_filsys fs);
-void mkfs_step(const struct mkfs_ctl *ctl, const char *fmt, ...)
+void mkfs_show_stats(const struct mkfs_opts *o, const struct mkfs_plan *plan,
+		     ext2_filsys fs);
+void mkfs_step(const struct mkfs_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* "ext4dev: 'FILE': line N: why"; returns 8. */
 int mkfs_conf_error(const struct mkfs_conf_err *err);
-/* The last bad value the profile met, as mkfs_conf_error(); 8. */
-int mkfs_prof_error(const struct mkfs_ctl *ctl);
 
 #endif

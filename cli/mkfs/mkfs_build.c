@@ -15,6 +15,7 @@
 #include "exitcodes.h"
 #include "fsio.h"
 #include "mkfs.h"
+#include "mkfs_config.h"
 #include "mkfs_run.h"
 #include "report.h"
 
@@ -26,46 +27,45 @@ static unsigned int mib_to_blocks(ext2_filsys fs, int mib)
 
 static int journal_size(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
+	const struct mkfs_opts *o = run->opts;
 	ext2_filsys fs = run->fs;
+	bool fc = ext2fs_has_feature_fast_commit(fs->super);
 	unsigned long long total;
 
-	if (!ctl->journal_size && !ext2fs_has_feature_journal(&ctl->param))
+	if (!o->journal_size && !ext2fs_has_feature_journal(fs->super))
 		return EXT4DEV_CONTINUE;
 	if (ext2fs_get_journal_params(&run->jp, fs)) {
 		memset(&run->jp, 0, sizeof(run->jp));
-		report_warn(ctl->device, "filesystem too small for a journal; "
-			    "making it without one");
+		report_warn(run->plan->device, "filesystem too small for a "
+			    "journal; making it without one");
 		return EXT4DEV_CONTINUE;
 	}
-	if (ctl->journal_size <= 0 && (ctl->journal_fc_size <= 0 ||
-				       !ext2fs_has_feature_fast_commit(fs->super)))
+	if (o->journal_size <= 0 && (o->journal_fc_size <= 0 || !fc))
 		return EXT4DEV_CONTINUE;
-	if (ctl->journal_size > 0)
-		run->jp.num_journal_blocks = mib_to_blocks(fs,
-							   ctl->journal_size);
-	if (!ext2fs_has_feature_fast_commit(fs->super))
+	if (o->journal_size > 0)
+		run->jp.num_journal_blocks = mib_to_blocks(fs, o->journal_size);
+	if (!fc)
 		run->jp.num_fc_blocks = 0;
-	else if (ctl->journal_fc_size > 0)
-		run->jp.num_fc_blocks = (unsigned int)ctl->journal_fc_size *
+	else if (o->journal_fc_size > 0)
+		run->jp.num_fc_blocks = (unsigned int)o->journal_fc_size *
 					1024 / fs->blocksize;
 	total = (unsigned long long)run->jp.num_journal_blocks +
 		run->jp.num_fc_blocks;
 	if (total < 1024 || total > 10240000)
 		return report_failure("'%s': a journal of %llu blocks (-J "
 				      "size) must have 1024 to 10240000 "
-				      "blocks", ctl->device, total);
+				      "blocks", run->plan->device, total);
 	if (total > ext2fs_free_blocks_count(fs->super) / 2)
 		return report_failure("'%s': a journal of %llu blocks (-J "
 				      "size) is too big for this filesystem",
-				      ctl->device, total);
+				      run->plan->device, total);
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_uuid(struct mkfs_run *run)
 {
 	struct ext2_super_block *sb = run->fs->super;
-	const char *u = run->ctl->uuid ? run->ctl->uuid : "random";
+	const char *u = run->opts->uuid ? run->opts->uuid : "random";
 	const struct mkfs_uuid_entry *kw = mkfs_uuid_by_name(u);
 
 	if (kw)
@@ -81,42 +81,38 @@ static int set_uuid(struct mkfs_run *run)
 
 static int set_errors(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
-	const char *s;
+	const char *s = mkfs_cfg_str(&run->cfg->errors, NULL);
 
-	mkfs_prof_string(&ctl->prof, "errors", NULL, &s);
 	if (s && !mkfs_errors_by_name(s))
 		return report_failure("'%s': invalid errors behaviour '%s'",
-				      ctl->conf.file, s);
+				      run->cfg->file, s);
 	if (s)
 		run->fs->super->s_errors = (__u16)mkfs_errors_by_name(s);
-	if (ctl->errors_behavior)
-		run->fs->super->s_errors = (__u16)ctl->errors_behavior;
+	if (run->opts->errors_behavior)
+		run->fs->super->s_errors = (__u16)run->opts->errors_behavior;
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_hash_and_checks(struct mkfs_run *run)
 {
 	struct ext2_super_block *sb = run->fs->super;
-	struct mkfs_ctl *ctl = run->ctl;
-	const char *alg;
+	const char *alg = mkfs_cfg_str(&run->cfg->hash_alg, "half_md4");
+	unsigned int sum = 0;
 	char buf[32];
 	bool periodic;
-	int hash;
-	unsigned int sum = 0;
+	int hash, rc;
 
-	mkfs_prof_string(&ctl->prof, "hash_alg", "half_md4", &alg);
 	snprintf(buf, sizeof(buf), "%s", alg);
 	hash = e2p_string2hash(buf);
 	sb->s_def_hash_version = hash >= 0 ? (__u8)hash : EXT2_HASH_HALF_MD4;
-	if (ctl->hash_seed_set)
-		memcpy(sb->s_hash_seed, ctl->param.s_hash_seed,
+	if (run->plan->hash_seed_set)
+		memcpy(sb->s_hash_seed, run->plan->param.s_hash_seed,
 		       sizeof(sb->s_hash_seed));
 	else
 		uuid_generate((unsigned char *)sb->s_hash_seed);
-	if (mkfs_prof_bool(&ctl->prof, "enable_periodic_fsck", false,
-			   &periodic))
-		return mkfs_prof_error(ctl);
+	rc = mkfs_cfg_bool(&run->cfg->enable_periodic_fsck, false, &periodic);
+	if (rc != EXT4DEV_CONTINUE)
+		return rc;
 	if (!periodic) {
 		sb->s_max_mnt_count = -1;
 		return EXT4DEV_CONTINUE;
@@ -133,16 +129,15 @@ static int set_hash_and_checks(struct mkfs_run *run)
 static void set_names(struct mkfs_run *run)
 {
 	struct ext2_super_block *sb = run->fs->super;
-	struct mkfs_ctl *ctl = run->ctl;
 
-	if (ctl->label) {
+	if (run->opts->label) {
 		memset(sb->s_volume_name, 0, sizeof(sb->s_volume_name));
-		strncpy((char *)sb->s_volume_name, ctl->label,
+		strncpy((char *)sb->s_volume_name, run->opts->label,
 			sizeof(sb->s_volume_name));
 	}
-	if (ctl->mount_dir) {
+	if (run->opts->mount_dir) {
 		memset(sb->s_last_mounted, 0, sizeof(sb->s_last_mounted));
-		strncpy((char *)sb->s_last_mounted, ctl->mount_dir,
+		strncpy((char *)sb->s_last_mounted, run->opts->mount_dir,
 			sizeof(sb->s_last_mounted));
 	}
 	if (ext2fs_has_feature_encrypt(sb)) {
@@ -158,7 +153,7 @@ static void csum_advice(struct mkfs_run *run)
 {
 	struct ext2_super_block *sb = run->fs->super;
 
-	if (run->ctl->quiet || !ext2fs_has_feature_metadata_csum(sb))
+	if (run->opts->quiet || !ext2fs_has_feature_metadata_csum(sb))
 		return;
 	if (!ext2fs_has_feature_extents(sb))
 		report_warn(NULL, "extents are not enabled; block maps cannot "
@@ -175,17 +170,17 @@ static void csum_advice(struct mkfs_run *run)
  */
 static int initialize(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
+	struct ext2_super_block param = run->plan->param;
 	errcode_t err;
 
-	if (!ctl->production)
-		ctl->param.s_flags |= EXT2_FLAGS_TEST_FILESYS;
-	err = ext2fs_initialize("/dev/null", EXT2_FLAG_64BITS, &ctl->param,
+	if (!run->opts->production)
+		param.s_flags |= EXT2_FLAGS_TEST_FILESYS;
+	err = ext2fs_initialize("/dev/null", EXT2_FLAG_64BITS, &param,
 				unix_io_manager, &run->fs);
 	if (err) {
 		run->fs = NULL;
 		return report_failure("'%s': %s (while setting up the "
-				      "superblock)", ctl->device,
+				      "superblock)", run->plan->device,
 				      error_message(err));
 	}
 	return EXT4DEV_CONTINUE;
@@ -198,15 +193,14 @@ static int initialize(struct mkfs_run *run)
  */
 int mkfs_attach(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
-	errcode_t err = fsio_lock_target(run->dev, !ctl->dev_exists);
+	errcode_t err = fsio_lock_target(run->dev, !run->plan->dev_exists);
 
-	if (!err && !ctl->dev_exists && !ctl->quiet)
-		printf("Creating regular file %s\n", ctl->device);
+	if (!err && !run->plan->dev_exists && !run->opts->quiet)
+		printf("Creating regular file %s\n", run->plan->device);
 	if (!err)
 		err = fsio_attach(run->dev, run->fs);
 	if (err)
-		return report_failure("'%s': %s", ctl->device,
+		return report_failure("'%s': %s", run->plan->device,
 				      error_message(err));
 	return EXT4DEV_CONTINUE;
 }
@@ -225,12 +219,14 @@ int mkfs_setup(struct mkfs_run *run)
 	if (ext2fs_has_feature_csum_seed(sb) &&
 	    !ext2fs_has_feature_metadata_csum(sb))
 		return report_failure("'%s': metadata_csum_seed needs "
-				      "metadata_csum", run->ctl->device);
+				      "metadata_csum", run->plan->device);
 	rc = journal_size(run);
 	if (rc != EXT4DEV_CONTINUE)
 		return rc;
-	if (ext2fs_has_feature_flex_bg(sb) || ext2fs_has_feature_huge_file(sb) ||
-	    ext2fs_has_feature_gdt_csum(sb) || ext2fs_has_feature_dir_nlink(sb) ||
+	if (ext2fs_has_feature_flex_bg(sb) ||
+	    ext2fs_has_feature_huge_file(sb) ||
+	    ext2fs_has_feature_gdt_csum(sb) ||
+	    ext2fs_has_feature_dir_nlink(sb) ||
 	    ext2fs_has_feature_metadata_csum(sb) ||
 	    ext2fs_has_feature_extra_isize(sb))
 		sb->s_kbytes_written = 1;

@@ -22,7 +22,7 @@
 
 /* Where an option came from: the command line, or the conf file. */
 struct ext_src {
-	struct mkfs_ctl *ctl;
+	struct mkfs_plan *plan;
 	const char *where;		/* NULL for -E */
 	const char *enc_flags;		/* encoding_flags=, applied last */
 };
@@ -72,7 +72,7 @@ static int number(const struct ext_src *src, const char *key,
 static int set_resize(struct ext_src *src, const char *key, const char *arg,
 		      unsigned long num)
 {
-	struct ext2_super_block *p = &src->ctl->param;
+	struct ext2_super_block *p = &src->plan->param;
 	unsigned long long max, bpg, groups, gdpb, desc_blocks;
 	long long rsv;
 
@@ -82,7 +82,7 @@ static int set_resize(struct ext_src *src, const char *key, const char *arg,
 	if (max <= ext2fs_blocks_count(p))
 		return report_failure("'%s': -E resize=%s must be larger "
 				      "than the filesystem (%llu blocks)",
-				      src->ctl->device, arg,
+				      src->plan->device, arg,
 				      (unsigned long long)
 				      ext2fs_blocks_count(p));
 	bpg = p->s_blocks_per_group ? p->s_blocks_per_group :
@@ -104,7 +104,7 @@ static int set_resize(struct ext_src *src, const char *key, const char *arg,
 static int set_desc_size(struct ext_src *src, const char *key,
 			 const char *arg, unsigned long num)
 {
-	struct ext2_super_block *p = &src->ctl->param;
+	struct ext2_super_block *p = &src->plan->param;
 	unsigned long v;
 	int rc;
 
@@ -125,20 +125,20 @@ static int set_desc_size(struct ext_src *src, const char *key,
 static int set_root_owner(struct ext_src *src, const char *key,
 			  const char *arg, unsigned long num)
 {
-	struct mkfs_ctl *ctl = src->ctl;
+	struct mkfs_plan *plan = src->plan;
 	char *end;
 
-	ctl->root_owner_set = true;
+	plan->root_owner_set = true;
 	if (!arg) {
-		ctl->root_uid = getuid();
-		ctl->root_gid = getgid();
+		plan->root_uid = getuid();
+		plan->root_gid = getgid();
 		return EXT4DEV_CONTINUE;
 	}
-	ctl->root_uid = (unsigned int)strtoul(arg, &end, 0);
+	plan->root_uid = (unsigned int)strtoul(arg, &end, 0);
 	if (end == arg || *end != ':')
 		return bad(src, "invalid root_owner '%s' (uid:gid)", arg);
 	arg = end + 1;
-	ctl->root_gid = (unsigned int)strtoul(arg, &end, 0);
+	plan->root_gid = (unsigned int)strtoul(arg, &end, 0);
 	if (end == arg || *end)
 		return bad(src, "invalid root_owner '%s' (uid:gid)", arg);
 	return EXT4DEV_CONTINUE;
@@ -151,9 +151,9 @@ static int set_encoding(struct ext_src *src, const char *key,
 
 	if (enc < 0)
 		return bad(src, "invalid encoding '%s'", arg ? arg : "");
-	src->ctl->param.s_encoding = (__u16)enc;
-	src->ctl->param.s_encoding_flags = (__u16)e2p_get_encoding_flags(enc);
-	ext2fs_set_feature_casefold(&src->ctl->param);
+	src->plan->param.s_encoding = (__u16)enc;
+	src->plan->param.s_encoding_flags = (__u16)e2p_get_encoding_flags(enc);
+	ext2fs_set_feature_casefold(&src->plan->param);
 	return EXT4DEV_CONTINUE;
 }
 
@@ -170,7 +170,7 @@ static int set_encoding_flags(struct ext_src *src, const char *key,
 /* As mke2fs: flags need an encoding, from encoding= or -O casefold. */
 static int apply_encoding_flags(const struct ext_src *src)
 {
-	struct ext2_super_block *p = &src->ctl->param;
+	struct ext2_super_block *p = &src->plan->param;
 	char buf[128];
 
 	if (!src->enc_flags)
@@ -187,21 +187,21 @@ static int apply_encoding_flags(const struct ext_src *src)
 static int set_stride(struct ext_src *src, const char *key, const char *arg,
 		      unsigned long num)
 {
-	src->ctl->param.s_raid_stride = (__u16)num;
+	src->plan->param.s_raid_stride = (__u16)num;
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_stripe_width(struct ext_src *src, const char *key,
 			    const char *arg, unsigned long num)
 {
-	src->ctl->param.s_raid_stripe_width = (__u32)num;
+	src->plan->param.s_raid_stripe_width = (__u32)num;
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_mmp_interval(struct ext_src *src, const char *key,
 			    const char *arg, unsigned long num)
 {
-	src->ctl->param.s_mmp_update_interval = (__u16)num;
+	src->plan->param.s_mmp_update_interval = (__u16)num;
 	return EXT4DEV_CONTINUE;
 }
 
@@ -210,18 +210,18 @@ static int set_backups(struct ext_src *src, const char *key, const char *arg,
 {
 	if (num > 2)
 		return bad(src, "invalid num_backup_sb '%s' (0, 1 or 2)", arg);
-	src->ctl->num_backups = (int)num;
+	src->plan->num_backups = (int)num;
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_orphan_size(struct ext_src *src, const char *key,
 			   const char *arg, unsigned long num)
 {
-	struct mkfs_ctl *ctl = src->ctl;
+	struct mkfs_plan *plan = src->plan;
 
-	ctl->orphan_file_blocks = arg ? mkfs_parse_num(arg,
-				  (int)ctl->param.s_log_block_size) : 0;
-	if (!ctl->orphan_file_blocks)
+	plan->orphan_file_blocks = arg ? mkfs_parse_num(arg,
+				  (int)plan->param.s_log_block_size) : 0;
+	if (!plan->orphan_file_blocks)
 		return bad(src, "invalid orphan_file_size '%s'",
 			   arg ? arg : "");
 	return EXT4DEV_CONTINUE;
@@ -257,27 +257,27 @@ static int set_quota_types(struct ext_src *src, const char *key,
 		bits = not ? bits & ~(1U << t) : bits | 1U << t;
 		p += len + (p[len] != '\0');
 	}
-	src->ctl->quota_types = bits;
+	src->plan->quota_types = bits;
 	if (bits & 4)
-		ext2fs_set_feature_project(&src->ctl->param);
+		ext2fs_set_feature_project(&src->plan->param);
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_hash_seed(struct ext_src *src, const char *key,
 			 const char *arg, unsigned long num)
 {
-	unsigned char *seed = (unsigned char *)src->ctl->param.s_hash_seed;
+	unsigned char *seed = (unsigned char *)src->plan->param.s_hash_seed;
 
 	if (!arg || uuid_parse(arg, seed))
 		return bad(src, "invalid hash_seed '%s'", arg ? arg : "");
-	src->ctl->hash_seed_set = true;
+	src->plan->hash_seed_set = true;
 	return EXT4DEV_CONTINUE;
 }
 
 static int set_discard(struct ext_src *src, const char *key, const char *arg,
 		       unsigned long num)
 {
-	src->ctl->discard = key[0] == 'd';
+	src->plan->discard = key[0] == 'd';
 	return EXT4DEV_CONTINUE;
 }
 
@@ -285,18 +285,18 @@ static int set_discard(struct ext_src *src, const char *key, const char *arg,
 static int set_onoff(struct ext_src *src, const char *key, const char *arg,
 		     unsigned long num)
 {
-	struct mkfs_ctl *ctl = src->ctl;
+	struct mkfs_plan *plan = src->plan;
 
 	if (!strcmp(key, "lazy_itable_init"))
-		ctl->lazy_itable_init = (int)num;
+		plan->lazy_itable_init = (int)num;
 	else if (!strcmp(key, "lazy_journal_init"))
-		ctl->lazy_journal_init = (int)num;
+		plan->lazy_journal_init = (int)num;
 	else if (!strcmp(key, "assume_storage_prezeroed"))
-		ctl->assume_prezeroed = (int)num;
+		plan->assume_prezeroed = (int)num;
 	else
-		ctl->packed_meta_blocks = (int)num;
-	if (ctl->packed_meta_blocks > 0)
-		ctl->journal_blk_loc = 0;
+		plan->packed_meta_blocks = (int)num;
+	if (plan->packed_meta_blocks > 0)
+		plan->journal_blk_loc = 0;
 	return EXT4DEV_CONTINUE;
 }
 
@@ -359,7 +359,7 @@ static int apply_one(struct ext_src *src, const char *key, const char *arg)
 	int rc = EXT4DEV_CONTINUE;
 
 	if (flag) {
-		src->ctl->param.s_flags |= flag->mask;
+		src->plan->param.s_flags |= flag->mask;
 		return EXT4DEV_CONTINUE;
 	}
 	if (!k)
@@ -374,10 +374,10 @@ static int apply_one(struct ext_src *src, const char *key, const char *arg)
 	return rc == EXT4DEV_CONTINUE ? k->set(src, key, arg, num) : rc;
 }
 
-int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
+int mkfs_parse_ext_opts(struct mkfs_plan *plan, const char *opts,
 			const char *where)
 {
-	struct ext_src src = { ctl, where, NULL };
+	struct ext_src src = { plan, where, NULL };
 	char *buf = strdup(opts), *cursor = buf, *tok, *arg;
 	int rc = EXT4DEV_CONTINUE;
 
@@ -389,11 +389,11 @@ int mkfs_parse_ext_opts(struct mkfs_ctl *ctl, const char *opts,
 	if (rc == EXT4DEV_CONTINUE)
 		rc = apply_encoding_flags(&src);
 	free(buf);
-	if (rc == EXT4DEV_CONTINUE && ctl->param.s_raid_stride &&
-	    ctl->param.s_raid_stripe_width % ctl->param.s_raid_stride)
+	if (rc == EXT4DEV_CONTINUE && plan->param.s_raid_stride &&
+	    plan->param.s_raid_stripe_width % plan->param.s_raid_stride)
 		report_warn(NULL, "RAID stripe_width %u is not a multiple "
-			    "of stride %u", ctl->param.s_raid_stripe_width,
-			    ctl->param.s_raid_stride);
+			    "of stride %u", plan->param.s_raid_stripe_width,
+			    plan->param.s_raid_stride);
 	return rc;
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The first half of mke2fs's decisions, in mke2fs's order: the device's
- * size, the fs_types list, the features, the block size and the block
- * count.  Order matters: the size class is taken in 1 KiB units before
- * the block size is known, and the features before the block size
- * decide whether 2^32 blocks fit.
+ * The device stage (what the target is, how many blocks it holds) and
+ * the geometry stage: the first half of mke2fs's decisions, in its
+ * order: features, block size, block count.  Order matters: the size
+ * class (for the configuration stage, between the two) is taken in
+ * 1 KiB units before the block size is known, and the features decide,
+ * before the block size, whether 2^32 blocks fit.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "exitcodes.h"
 #include "fsio.h"
 #include "mkfs.h"
+#include "mkfs_config.h"
 #include "report.h"
 
 /* What mke2fs lets -O and the conf file turn on (its ok_features). */
@@ -39,142 +41,137 @@ static __u32 ok_features[3] = {
 	EXT4_FEATURE_RO_COMPAT_VERITY,
 };
 
-int mkfs_probe_device(struct mkfs_ctl *ctl, const struct fsio_dev *dev)
+void mkfs_plan_init(struct mkfs_plan *plan, const struct mkfs_opts *o)
 {
-	int bs = ctl->blocksize > 0 ? ctl->blocksize : EXT2_MIN_BLOCK_SIZE;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(plan, 0, sizeof(*plan));
+	plan->device = o->device;
+	plan->sys_page_size = page > 0 ? (unsigned int)page : 4096;
+	plan->blocksize = o->blocksize;
+	plan->inode_ratio = o->inode_ratio;
+	plan->inode_size = o->inode_size;
+	plan->reserved_ratio = o->reserved_ratio;
+	plan->fs_blocks = o->fs_blocks;
+	plan->journal_blk_loc = ~0ULL;
+	plan->lazy_itable_init = EXT4DEV_UNSET;
+	plan->lazy_journal_init = EXT4DEV_UNSET;
+	plan->discard = EXT4DEV_UNSET;
+	plan->packed_meta_blocks = EXT4DEV_UNSET;
+	plan->num_backups = EXT4DEV_UNSET;
+	plan->assume_prezeroed = EXT4DEV_UNSET;
+	plan->quota_types = 3;		/* user and group, as in mke2fs */
+	plan->param.s_rev_level = EXT2_DYNAMIC_REV;
+	plan->param.s_blocks_per_group = o->blocks_per_group;
+	if (o->blocksize > 0)
+		plan->param.s_log_block_size =
+			(__u32)(mkfs_log2((unsigned int)o->blocksize) - 10);
+}
+
+int mkfs_probe_device(const struct mkfs_opts *o, const struct fsio_dev *dev,
+		      struct mkfs_plan *plan)
+{
+	int bs = plan->blocksize > 0 ? plan->blocksize : EXT2_MIN_BLOCK_SIZE;
 	struct fsio_target t;
 	errcode_t err = fsio_stat_target(dev, (unsigned int)bs, &t);
 
-	if (err == ENOENT && ctl->size_arg)
-		return EXT4DEV_CONTINUE;	/* an image file to be created */
+	if (err == ENOENT && o->size_arg)
+		return EXT4DEV_CONTINUE;	/* an image file to create */
 	if (err)
-		return report_failure("'%s': %s%s", ctl->device,
+		return report_failure("'%s': %s%s", plan->device,
 				      error_message(err), err == ENOENT ?
 				      " (give a size to create an image "
 				      "file)" : "");
-	ctl->dev_exists = true;
-	ctl->dev_is_blk = t.is_blk;
-	ctl->dev_all_holes = t.all_holes;
-	ctl->dev_size = t.size;
-	ctl->sector_size = t.sector_size;
-	ctl->phys_sector_size = t.phys_sector_size;
-	if (ctl->dev_is_blk && ctl->size_arg && ctl->fs_blocks > ctl->dev_size)
+	plan->dev_exists = true;
+	plan->dev_is_blk = t.is_blk;
+	plan->dev_all_holes = t.all_holes;
+	plan->dev_size = t.size;
+	plan->sector_size = t.sector_size;
+	plan->phys_sector_size = t.phys_sector_size;
+	if (plan->dev_is_blk && o->size_arg && plan->fs_blocks > plan->dev_size)
 		return report_failure("'%s': size %s is larger than the device "
-				      "(%llu blocks of %d bytes)", ctl->device,
-				      ctl->size_arg,
-				      (unsigned long long)ctl->dev_size, bs);
+				      "(%llu blocks of %d bytes)", plan->device,
+				      o->size_arg,
+				      (unsigned long long)plan->dev_size, bs);
 	return EXT4DEV_CONTINUE;
 }
 
 /* The block count from the device when SIZE was not given. */
-static int size_from_device(struct mkfs_ctl *ctl)
+int mkfs_device_size(const struct mkfs_opts *o, struct mkfs_plan *plan)
 {
-	unsigned int bs = EXT2_BLOCK_SIZE(&ctl->param);
+	unsigned int bs = EXT2_BLOCK_SIZE(&plan->param);
 
-	if (ctl->size_arg)
+	if (o->size_arg)
 		return EXT4DEV_CONTINUE;
-	if (!ctl->dev_size)
+	if (!plan->dev_size)
 		return report_failure("'%s': the device size is zero (give "
 				      "a size to make an image file)",
-				      ctl->device);
-	ctl->fs_blocks = ctl->dev_size;
-	if (ctl->sys_page_size > bs)
-		ctl->fs_blocks &= ~((blk64_t)(ctl->sys_page_size / bs) - 1);
-	return EXT4DEV_CONTINUE;
-}
-
-static int pick_types(struct mkfs_ctl *ctl)
-{
-	const struct mkfs_conf_node *n;
-	const char *type = ctl->fs_type, *usage = ctl->usage_types;
-	errcode_t err;
-
-	n = mkfs_conf_find(&ctl->conf, "devices", ctl->device, "fs_type");
-	if (!type && n)
-		type = n->value;
-	n = mkfs_conf_find(&ctl->conf, "devices", ctl->device, "usage_types");
-	if (!usage && n)
-		usage = n->value;
-	err = mkfs_prof_init(&ctl->prof, &ctl->conf, type, usage,
-			     mkfs_prof_size_type(ctl->fs_blocks,
-						 (int)ctl->param.s_log_block_size));
-	if (err == ENOENT && !ctl->force)
-		return report_failure("'%s' does not define the filesystem "
-				      "type '%s' (-F to go on without it)",
-				      ctl->conf.file, ctl->prof.types[0]);
-	if (err && err != ENOENT)
-		return report_failure("%s", error_message(err));
-	if (ctl->prof.unknown[0])
-		report_warn(ctl->conf.file, "does not define the usage "
-			    "type(s) %s", ctl->prof.unknown);
-	if (ctl->verbose) {
-		printf("fs_types for mke2fs.conf resolution: ");
-		for (int i = 0; i < ctl->prof.ntypes; i++)
-			printf("'%s'%s", ctl->prof.types[i],
-			       i + 1 < ctl->prof.ntypes ? ", " : "\n");
-	}
+				      plan->device);
+	plan->fs_blocks = plan->dev_size;
+	if (plan->sys_page_size > bs)
+		plan->fs_blocks &= ~((blk64_t)(plan->sys_page_size / bs) - 1);
 	return EXT4DEV_CONTINUE;
 }
 
 /* Apply one feature list; @where is NULL for -O (a usage error). */
-static int edit_features(struct mkfs_ctl *ctl, const char *list,
+static int edit_features(const struct mkfs_config *cfg,
+			 struct mkfs_plan *plan, const char *list,
 			 const char *where)
 {
-	if (!list || !e2p_edit_feature2(list, &ctl->param.s_feature_compat,
+	if (!list || !e2p_edit_feature2(list, &plan->param.s_feature_compat,
 					ok_features, NULL, NULL, NULL))
 		return EXT4DEV_CONTINUE;
 	if (!where)
 		return report_usage(EXT4DEV_MKFS_CMD, "invalid filesystem "
 				    "feature list '%s'", list);
 	return report_failure("'%s': %s: invalid feature list '%s'",
-			      ctl->conf.file, where, list);
+			      cfg->file, where, list);
 }
 
-static int conf_features(struct mkfs_ctl *ctl)
+static int conf_features(const struct mkfs_config *cfg,
+			 struct mkfs_plan *plan)
 {
-	struct ext2_super_block *p = &ctl->param;
+	struct ext2_super_block *p = &plan->param;
 	const char *s;
 	int rc;
 
-	if (mkfs_prof_string(&ctl->prof, "base_features",
-			     "sparse_super,large_file,filetype,resize_inode,"
-			     "dir_index", &s))
-		return mkfs_prof_error(ctl);
-	rc = edit_features(ctl, s, "base_features");
+	s = mkfs_cfg_str(&cfg->base_features, "sparse_super,large_file,"
+			 "filetype,resize_inode,dir_index");
+	rc = edit_features(cfg, plan, s, "base_features");
 	if (rc != EXT4DEV_CONTINUE)
 		return rc;
-	mkfs_prof_string(&ctl->prof, "default_mntopts", "acl,user_xattr", &s);
+	s = mkfs_cfg_str(&cfg->default_mntopts, "acl,user_xattr");
 	if (s && e2p_edit_mntopts(s, &p->s_default_mount_opts, ~0U))
 		return report_failure("'%s': invalid default_mntopts '%s'",
-				      ctl->conf.file, s);
-	for (int i = 0; i < ctl->prof.ntypes; i++) {
-		rc = edit_features(ctl, mkfs_prof_type_value(&ctl->prof, i,
-							     "features"),
-				   ctl->prof.types[i]);
+				      cfg->file, s);
+	for (int i = 0; i < cfg->ntypes; i++) {
+		rc = edit_features(cfg, plan, cfg->type_features[i],
+				   cfg->types[i]);
 		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
 	return EXT4DEV_CONTINUE;
 }
 
-static int pick_features(struct mkfs_ctl *ctl)
+static int pick_features(const struct mkfs_opts *o,
+			 const struct mkfs_config *cfg, struct mkfs_plan *plan)
 {
-	struct ext2_super_block *p = &ctl->param;
+	struct ext2_super_block *p = &plan->param;
 	bool orphan, seed;
-	const char *def;
-	int rc = conf_features(ctl);
+	int rc = conf_features(cfg, plan);
 
 	if (rc != EXT4DEV_CONTINUE)
 		return rc;
-	mkfs_prof_string(&ctl->prof, "default_features", "", &def);
-	if (!ctl->features) {
-		rc = edit_features(ctl, def, "default_features");
+	if (!o->features) {
+		rc = edit_features(cfg, plan,
+				   mkfs_cfg_str(&cfg->default_features, ""),
+				   "default_features");
 		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
 	orphan = ext2fs_has_feature_orphan_file(p);
 	seed = ext2fs_has_feature_csum_seed(p);
-	rc = edit_features(ctl, ctl->features, NULL);
+	rc = edit_features(cfg, plan, o->features, NULL);
 	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	/* Defaults that need what the user turned off go quietly. */
@@ -188,90 +185,83 @@ static int pick_features(struct mkfs_ctl *ctl)
 	return EXT4DEV_CONTINUE;
 }
 
-static int pick_block_size(struct mkfs_ctl *ctl)
+static int pick_block_size(const struct mkfs_config *cfg,
+			   struct mkfs_plan *plan)
 {
-	int bs = ctl->blocksize, use;
+	int bs = plan->blocksize, use;
 
 	if (bs <= 0) {
-		if (mkfs_prof_int(&ctl->prof, "blocksize", 4096, &use))
-			return mkfs_prof_error(ctl);
+		if (mkfs_cfg_int(&cfg->blocksize, 4096, &use) !=
+		    EXT4DEV_CONTINUE)
+			return EXT4DEV_EXIT_FAILURE;
 		if (use == -1)
-			use = (int)ctl->sys_page_size;
-		if (ctl->sector_size && use < (int)ctl->sector_size)
-			use = (int)ctl->sector_size;
+			use = (int)plan->sys_page_size;
+		if (plan->sector_size && use < (int)plan->sector_size)
+			use = (int)plan->sector_size;
 		if (bs < 0 && use < -bs)
 			use = -bs;
 		if (use < EXT2_MIN_BLOCK_SIZE || use > EXT2_MAX_BLOCK_SIZE ||
 		    (use & (use - 1)))
 			return report_failure("'%s': invalid blocksize %d",
-					      ctl->conf.file, use);
+					      cfg->file, use);
 		bs = use;
-		ctl->fs_blocks /= (blk64_t)(bs / 1024);
-	} else if (bs < (int)ctl->sector_size) {
+		plan->fs_blocks /= (blk64_t)(bs / 1024);
+	} else if (bs < (int)plan->sector_size) {
 		return report_failure("'%s': block size %d is smaller than "
 				      "the device's sector size %u",
-				      ctl->device, bs, ctl->sector_size);
-	} else if (bs < (int)ctl->phys_sector_size &&
-		   ctl->phys_sector_size <= ctl->sys_page_size) {
-		report_warn(ctl->device, "block size %d is less than the "
+				      plan->device, bs, plan->sector_size);
+	} else if (bs < (int)plan->phys_sector_size &&
+		   plan->phys_sector_size <= plan->sys_page_size) {
+		report_warn(plan->device, "block size %d is less than the "
 			    "device's physical sector size %u", bs,
-			    ctl->phys_sector_size);
+			    plan->phys_sector_size);
 	}
-	ctl->blocksize = bs;
-	ctl->param.s_log_block_size = (__u32)(mkfs_log2((unsigned)bs) - 10);
+	plan->blocksize = bs;
+	plan->param.s_log_block_size = (__u32)(mkfs_log2((unsigned)bs) - 10);
 	return EXT4DEV_CONTINUE;
 }
 
-static int check_block_count(struct mkfs_ctl *ctl)
+static int check_block_count(const struct mkfs_config *cfg,
+			     struct mkfs_plan *plan)
 {
-	struct ext2_super_block *p = &ctl->param;
+	struct ext2_super_block *p = &plan->param;
 	bool auto64;
+	int rc = mkfs_cfg_bool(&cfg->auto_64bit, false, &auto64);
 
-	if (mkfs_prof_bool(&ctl->prof, "auto_64-bit_support", false, &auto64))
-		return mkfs_prof_error(ctl);
-	if (ctl->fs_blocks > EXT4DEV_MAX_32 && ext2fs_has_feature_64bit(p))
+	if (rc != EXT4DEV_CONTINUE)
+		return rc;
+	if (plan->fs_blocks > EXT4DEV_MAX_32 && ext2fs_has_feature_64bit(p))
 		ext2fs_clear_feature_resize_inode(p);
-	if (ctl->fs_blocks > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p) &&
+	if (plan->fs_blocks > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p) &&
 	    auto64) {
 		ext2fs_set_feature_64bit(p);
 		ext2fs_clear_feature_resize_inode(p);
 	}
-	if (ctl->fs_blocks > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p))
+	if (plan->fs_blocks > EXT4DEV_MAX_32 && !ext2fs_has_feature_64bit(p))
 		return report_failure("'%s': %llu blocks of %d bytes do not "
 				      "fit in 32 bits without the 64bit "
 				      "feature (^64bit conflicts with the "
-				      "size)", ctl->device,
-				      (unsigned long long)ctl->fs_blocks,
-				      ctl->blocksize);
-	if (ctl->fs_blocks >
+				      "size)", plan->device,
+				      (unsigned long long)plan->fs_blocks,
+				      plan->blocksize);
+	if (plan->fs_blocks >
 	    (1ULL << (EXT2_BLOCK_SIZE_BITS(p) + 3 + 32)) - 1)
 		return report_failure("'%s': %llu blocks are too many for a "
-				      "block size of %d", ctl->device,
-				      (unsigned long long)ctl->fs_blocks,
-				      ctl->blocksize);
-	ext2fs_blocks_count_set(p, ctl->fs_blocks);
+				      "block size of %d", plan->device,
+				      (unsigned long long)plan->fs_blocks,
+				      plan->blocksize);
+	ext2fs_blocks_count_set(p, plan->fs_blocks);
 	return EXT4DEV_CONTINUE;
 }
 
-int mkfs_geometry(struct mkfs_ctl *ctl)
+int mkfs_geometry(const struct mkfs_opts *o, const struct mkfs_config *cfg,
+		  struct mkfs_plan *plan)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	int rc;
+	int rc = pick_features(o, cfg, plan);
 
-	ctl->sys_page_size = page > 0 ? (unsigned int)page : 4096;
-	ctl->param.s_rev_level = EXT2_DYNAMIC_REV;
-	ctl->param.s_blocks_per_group = ctl->blocks_per_group;
-	if (ctl->blocksize > 0)
-		ctl->param.s_log_block_size =
-			(__u32)(mkfs_log2((unsigned)ctl->blocksize) - 10);
-	rc = size_from_device(ctl);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = pick_types(ctl);
+		rc = pick_block_size(cfg, plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = pick_features(ctl);
-	if (rc == EXT4DEV_CONTINUE)
-		rc = pick_block_size(ctl);
-	if (rc == EXT4DEV_CONTINUE)
-		rc = check_block_count(ctl);
+		rc = check_block_count(cfg, plan);
 	return rc;
 }

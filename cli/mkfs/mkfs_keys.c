@@ -91,7 +91,7 @@ int mkfs_log2(unsigned long long v)
 }
 
 /* -J size= (MiB) and fast_commit_size= (KiB). */
-static int journal_size(struct mkfs_ctl *ctl, const char *key,
+static int journal_size(struct mkfs_opts *o, const char *key,
 			const char *arg)
 {
 	unsigned long v;
@@ -106,21 +106,21 @@ static int journal_size(struct mkfs_ctl *ctl, const char *key,
 		return report_usage(EXT4DEV_MKFS_CMD, "-J %s=%s is too large",
 				    key, arg);
 	if (key[0] == 's')
-		ctl->journal_size = (int)v;
+		o->journal_size = (int)v;
 	else
-		ctl->journal_fc_size = (int)v;
+		o->journal_fc_size = (int)v;
 	return EXT4DEV_CONTINUE;
 }
 
-static int journal_one(struct mkfs_ctl *ctl, const char *key, const char *arg)
+static int journal_one(struct mkfs_opts *o, const char *key, const char *arg)
 {
 	if (!strcmp(key, "size") || !strcmp(key, "fast_commit_size"))
-		return journal_size(ctl, key, arg);
+		return journal_size(o, key, arg);
 	if (!strcmp(key, "location")) {
 		if (!arg)
 			return report_usage(EXT4DEV_MKFS_CMD, "-J location "
 					    "needs a value");
-		ctl->journal_location = arg;
+		o->journal_location = arg;
 		return EXT4DEV_CONTINUE;
 	}
 	if (!strcmp(key, "device") || !strcmp(key, "v1_superblock"))
@@ -132,13 +132,13 @@ static int journal_one(struct mkfs_ctl *ctl, const char *key, const char *arg)
 }
 
 /* -J size=,fast_commit_size=,location=; keeps pointers into @opts. */
-int mkfs_parse_journal_opts(struct mkfs_ctl *ctl, char *opts)
+int mkfs_parse_journal_opts(struct mkfs_opts *o, char *opts)
 {
 	char *cursor = opts, *tok, *arg;
 	int rc = EXT4DEV_CONTINUE;
 
 	while (rc == EXT4DEV_CONTINUE &&
 	       (tok = mkfs_next_token(&cursor, &arg)))
-		rc = journal_one(ctl, tok, arg);
+		rc = journal_one(o, tok, arg);
 	return rc;
 }

@@ -375,14 +375,14 @@ int mkfs_quota(struct mkfs_run *run)
 	struct qt_usage qu;
 	errcode_t err;
 
-	if (!ext2fs_has_feature_quota(&run->ctl->param))
+	if (!ext2fs_has_feature_quota(run->fs->super))
 		return EXT4DEV_CONTINUE;
 	err = qt_scan(run->fs, &qu);
 	for (int type = 0; !err && type < 3; type++)
-		if (run->ctl->quota_types & (1U << type))
+		if (run->plan->quota_types & (1U << type))
 			err = qt_write(run->fs, &qu, type);
 	if (err)
 		return report_failure("'%s': %s (while writing quota inodes)",
-				      run->ctl->device, error_message(err));
+				      run->plan->device, error_message(err));
 	return EXT4DEV_CONTINUE;
 }

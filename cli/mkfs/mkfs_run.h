@@ -2,7 +2,11 @@
 #ifndef EXT4DEV_MKFS_RUN_H
 #define EXT4DEV_MKFS_RUN_H
 
-/* One mkfs run once the parameters are settled: the open filesystem. */
+/*
+ * What is being built, once the plan is settled: the filesystem open in
+ * libext2fs, and what the writing stages learn on the way.  The
+ * options, configuration and plan are only read from here on.
+ */
 
 #include <ext2fs/ext2fs.h>
 
@@ -11,12 +15,16 @@
 struct fsio_dev;
 
 struct mkfs_run {
-	struct mkfs_ctl *ctl;
+	const struct mkfs_opts *opts;
+	const struct mkfs_config *cfg;
+	const struct mkfs_plan *plan;
 	struct fsio_dev *dev;			/* fsio's: lock, attach */
 	ext2_filsys fs;
 	struct ext2fs_journal_params jp;	/* zero: no journal */
 	blk64_t overhead;			/* s_overhead_clusters */
 	bool lazy_itable;			/* after discard's verdict */
+	bool itable_zeroed;			/* the device reads zeros */
+	bool lazy_journal;			/* journal left unzeroed */
 };
 
 /* mkfs_build.c: ext2fs_initialize() and the superblock fields. */

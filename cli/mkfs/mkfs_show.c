@@ -23,36 +23,31 @@ int mkfs_conf_error(const struct mkfs_conf_err *err)
 	return report_failure("'%s': %s", err->file, err->why);
 }
 
-int mkfs_prof_error(const struct mkfs_ctl *ctl)
-{
-	return mkfs_conf_error(&ctl->prof.err);
-}
-
 int mkfs_fail(const struct mkfs_run *run, errcode_t err, const char *what)
 {
-	return report_failure("'%s': %s (while %s)", run->ctl->device,
+	return report_failure("'%s': %s (while %s)", run->plan->device,
 			      error_message(err), what);
 }
 
-void mkfs_step(const struct mkfs_ctl *ctl, const char *fmt, ...)
+void mkfs_step(const struct mkfs_opts *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ctl->quiet)
+	if (o->quiet)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 }
 
-static void show_details(const struct mkfs_ctl *ctl, ext2_filsys fs)
+static void show_details(const struct mkfs_plan *plan, ext2_filsys fs)
 {
 	struct ext2_super_block *s = fs->super;
 	char *os = e2p_os2string((int)s->s_creator_os);
 
-	if (ctl->fs_blocks != ext2fs_blocks_count(s))
+	if (plan->fs_blocks != ext2fs_blocks_count(s))
 		report_warn(NULL, "%llu blocks unused\n",
-			    (unsigned long long)(ctl->fs_blocks -
+			    (unsigned long long)(plan->fs_blocks -
 						 ext2fs_blocks_count(s)));
 	printf("Filesystem label=%.*s\n", EXT2_LEN_STR(s->s_volume_name));
 	printf("OS type: %s\n", os ? os : "(unknown)");
@@ -70,9 +65,9 @@ static void show_details(const struct mkfs_ctl *ctl, ext2_filsys fs)
 	       100.0 * (double)ext2fs_r_blocks_count(s) /
 	       (double)ext2fs_blocks_count(s));
 	printf("First data block=%u\n", s->s_first_data_block);
-	if (ctl->root_uid || ctl->root_gid)
-		printf("Root directory owner=%u:%u\n", ctl->root_uid,
-		       ctl->root_gid);
+	if (plan->root_uid || plan->root_gid)
+		printf("Root directory owner=%u:%u\n", plan->root_uid,
+		       plan->root_gid);
 	if (s->s_reserved_gdt_blocks)
 		printf("Maximum filesystem blocks=%llu\n",
 		       (unsigned long long)(s->s_reserved_gdt_blocks +
@@ -114,12 +109,13 @@ static void show_backups(ext2_filsys fs)
 	printf("\n\n");
 }
 
-void mkfs_show_stats(const struct mkfs_ctl *ctl, ext2_filsys fs)
+void mkfs_show_stats(const struct mkfs_opts *o, const struct mkfs_plan *plan,
+		     ext2_filsys fs)
 {
 	struct ext2_super_block *s = fs->super;
 
-	if (ctl->verbose)
-		show_details(ctl, fs);
+	if (o->verbose)
+		show_details(plan, fs);
 	else
 		printf("Creating filesystem with %llu %uk blocks and %u "
 		       "inodes\n", (unsigned long long)ext2fs_blocks_count(s),
