@@ -123,6 +123,13 @@ struct mkfs_uuid_entry {
 int mkfs_errors_by_name(const char *name);
 /* -U's keyword @name ("clear", "random", ...), or NULL. */
 const struct mkfs_uuid_entry *mkfs_uuid_by_name(const char *name);
+/*
+ * quotatype=usr:grp:prj (',' also separates, ^type removes one): the
+ * bits (1 usr, 2 grp, 4 prj), and NULL; or the type it does not know
+ * and its length in *@len.
+ */
+const char *mkfs_parse_quota_types(const char *list, unsigned int *bits,
+				   int *len);
 /* A whole unsigned number in C notation, nothing after it. */
 bool mkfs_parse_ulong(const char *arg, unsigned long *out);
 /*

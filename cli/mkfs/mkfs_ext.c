@@ -227,36 +227,18 @@ static int set_orphan_size(struct ext_src *src, const char *key,
 	return EXT4DEV_CONTINUE;
 }
 
-/* quotatype=usr:grp:prj (',' also separates; ^type removes it). */
 static int set_quota_types(struct ext_src *src, const char *key,
 			   const char *arg, unsigned long num)
 {
-	static const char *const names[][2] = {
-		{ "usr", "usrquota" }, { "grp", "grpquota" },
-		{ "prj", "prjquota" },
-	};
-	unsigned int bits = 0;
-	const char *p = arg;
+	const char *wrong;
+	unsigned int bits;
+	int len;
 
 	if (!arg || !*arg)
 		return bad(src, "'quotatype' needs a value");
-	while (*p) {
-		size_t len = strcspn(p, ":,");
-		bool not = *p == '^';
-		int t;
-
-		for (t = 0; t < 3; t++)
-			if ((len - not == strlen(names[t][0]) &&
-			     !strncmp(p + not, names[t][0], len - not)) ||
-			    (len - not == strlen(names[t][1]) &&
-			     !strncmp(p + not, names[t][1], len - not)))
-				break;
-		if (t == 3)
-			return bad(src, "invalid quota type '%.*s'", (int)len,
-				   p);
-		bits = not ? bits & ~(1U << t) : bits | 1U << t;
-		p += len + (p[len] != '\0');
-	}
+	wrong = mkfs_parse_quota_types(arg, &bits, &len);
+	if (wrong)
+		return bad(src, "invalid quota type '%.*s'", len, wrong);
 	src->plan->quota_types = bits;
 	if (bits & 4)
 		ext2fs_set_feature_project(&src->plan->param);
@@ -314,7 +296,7 @@ static const struct ext_key ext_keys[] = {
 	{ "packed_meta_blocks", EXT_ONOFF, set_onoff,
 	  "bitmaps, inode tables and journal at the start" },
 	{ "lazy_itable_init", EXT_ONOFF, set_onoff,
-	  "leave inode tables for the kernel to zero" },
+	  "let the kernel zero the inode tables" },
 	{ "lazy_journal_init", EXT_ONOFF, set_onoff,
 	  "do not zero the journal" },
 	{ "assume_storage_prezeroed", EXT_ONOFF, set_onoff,
@@ -325,15 +307,13 @@ static const struct ext_key ext_keys[] = {
 	{ "nodiscard", EXT_BARE, set_discard, "do not discard the device" },
 	{ "num_backup_sb", EXT_NUMBER, set_backups,
 	  "sparse_super2 backup superblocks: 0, 1 or 2" },
-	{ "desc_size", EXT_TEXT, set_desc_size,
-	  "group descriptor size in bytes (64bit)" },
+	{ "desc_size", EXT_TEXT, set_desc_size, "group descriptor size" },
 	{ "desc-size", EXT_TEXT, set_desc_size, NULL },
 	{ "quotatype", EXT_TEXT, set_quota_types,
 	  "quota types for -O quota: usr, grp, prj" },
 	{ "hash_seed", EXT_TEXT, set_hash_seed,
 	  "UUID to seed the directory hash with" },
-	{ "encoding", EXT_TEXT, set_encoding,
-	  "filename encoding (casefold), e.g. utf8" },
+	{ "encoding", EXT_TEXT, set_encoding, "filename encoding (casefold)" },
 	{ "encoding_flags", EXT_TEXT, set_encoding_flags,
 	  "encoding flags, e.g. strict" },
 	{ "orphan_file_size", EXT_TEXT, set_orphan_size,

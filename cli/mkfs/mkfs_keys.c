@@ -2,9 +2,9 @@
 /*
  * The small things every mkfs stage spells the same way: the keyword
  * tables that both the parsers and the setup read (error behaviours,
- * UUID keywords), the one whole-number parser, the one "key=value,..."
- * tokenizer, sizes with units, log2 of a power of two, and -J's few
- * keywords.
+ * UUID keywords, quota types), the one whole-number parser, the one
+ * "key=value,..." tokenizer, sizes with units, log2 of a power of two,
+ * and -J's few keywords.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +33,11 @@ static const struct mkfs_uuid_entry uuid_table[] = {
 	{ NULL, NULL },
 };
 
+/* quotatype=: each type by both its names. */
+static const char *const quota_table[][2] = {
+	{ "usr", "usrquota" }, { "grp", "grpquota" }, { "prj", "prjquota" },
+};
+
 int mkfs_errors_by_name(const char *name)
 {
 	for (const struct mkfs_errors_entry *e = errors_table; e->name; e++)
@@ -46,6 +51,33 @@ const struct mkfs_uuid_entry *mkfs_uuid_by_name(const char *name)
 	for (const struct mkfs_uuid_entry *e = uuid_table; e->name; e++)
 		if (!strcasecmp(e->name, name))
 			return e;
+	return NULL;
+}
+
+const char *mkfs_parse_quota_types(const char *list, unsigned int *bits,
+				   int *len)
+{
+	const char *p = list;
+
+	*bits = 0;
+	while (*p) {
+		size_t n = strcspn(p, ":,");
+		bool not = *p == '^';
+		int t;
+
+		for (t = 0; t < 3; t++)
+			if ((n - not == strlen(quota_table[t][0]) &&
+			     !strncmp(p + not, quota_table[t][0], n - not)) ||
+			    (n - not == strlen(quota_table[t][1]) &&
+			     !strncmp(p + not, quota_table[t][1], n - not)))
+				break;
+		if (t == 3) {
+			*len = (int)n;
+			return p;
+		}
+		*bits = not ? *bits & ~(1U << t) : *bits | 1U << t;
+		p += n + (p[n] != '\0');
+	}
 	return NULL;
 }
 
