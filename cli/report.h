@@ -7,15 +7,15 @@
 #include "fsio.h"
 
 /*
- * Message helpers.  Each prints one line to stderr in the form
- * "ext4dev: WHAT: why" and returns the exit code, so that callers write
- * "return report_usage(...)" and only main() exits.
+ * Message helpers.  Each prints to stderr a line that starts "ext4dev: "
+ * (callers word the rest as "WHAT: why") and returns the exit code, so
+ * that callers write "return report_usage(...)" and only main() exits.
  */
 
 /* Load the libext2fs and ext4dev com_err tables; once, from main(). */
 void report_init(void);
 
-/* "ext4dev: CMD: MSG" + "Try 'ext4dev CMD --help' ..."; returns 16. */
+/* "ext4dev: MSG", then "Try 'ext4dev CMD --help' ..."; returns 16. */
 int report_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
