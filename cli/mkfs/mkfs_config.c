@@ -73,28 +73,36 @@ void mkfs_config_free(struct mkfs_config *cfg)
 static void resolve(struct mkfs_prof *p, const struct cfg_key *k,
 		    struct mkfs_setting *s)
 {
-	unsigned int u;
+	unsigned int u = 0;
 	errcode_t err = 0;
-	bool b;
-	int i;
+	bool b = false;
+	int i = 0;
 
 	mkfs_prof_string(p, k->name, NULL, &s->text);
 	if (!s->text)
 		return;
-	if (k->kind == CFG_INT)
+	switch (k->kind) {
+	case CFG_INT:
 		err = mkfs_prof_int(p, k->name, 0, &i);
-	else if (k->kind == CFG_UINT)
+		s->num = i;
+		break;
+	case CFG_UINT:
 		err = mkfs_prof_uint(p, k->name, 0, &u);
-	else if (k->kind == CFG_DOUBLE)
+		s->num = u;
+		break;
+	case CFG_DOUBLE:
 		err = mkfs_prof_double(p, k->name, 0, &s->real);
-	else if (k->kind == CFG_BOOL)
+		break;
+	case CFG_BOOL:
 		err = mkfs_prof_bool(p, k->name, false, &b);
+		s->num = b;
+		break;
+	case CFG_STRING:
+		break;
+	}
 	if (err) {
 		s->bad = true;
 		s->err = p->err;
-	} else {
-		s->num = k->kind == CFG_INT ? (long long)i :
-			 k->kind == CFG_UINT ? (long long)u : (long long)b;
 	}
 }
 

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ext4dev mkfs's command line: mke2fs(8)'s options with mke2fs's
- * meaning, checked here for form only (a bad number, an unknown option);
- * how they combine is for mkfs_geom.c.  An mke2fs option we do not
+ * meaning, into struct mkfs_opts, checked here for form only (a bad
+ * number, an unknown option); how they combine is for the geometry and
+ * parameter stages.  An mke2fs option we do not
  * implement is a usage error that names it, never silently ignored.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <uuid/uuid.h>
 
