@@ -217,8 +217,8 @@ static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc)
 {
 	char name[EXT4DEV_NAME_MAX];
 
-	report_warn(report_dev_name(dev, true, name, sizeof(name)), "%s",
-		    error_message(err));
+	report_dev_name(dev, true, name, sizeof(name));
+	report_warn(NULL, "%s: %s", name, error_message(err));
 	return ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
 }
 

@@ -106,6 +106,32 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 }
 
 /*
+ * The primary superblock is unreadable: is group 1's backup good, at
+ * any block size?  Fills dev->good_backup (0 when none is found).
+ */
+static errcode_t find_good_backup(struct fsio_dev *dev)
+{
+	ext2_filsys fs;
+
+	dev->good_backup = 0;
+	/* Where mke2fs puts group 1's copy for each block size. */
+	for (unsigned int bs = EXT2_MIN_BLOCK_SIZE; bs <= EXT2_MAX_BLOCK_SIZE;
+	     bs *= 2) {
+		blk64_t sb = (blk64_t)bs * 8 + (bs == EXT2_MIN_BLOCK_SIZE);
+
+		if (ext2fs_open2(dev->path, NULL, EXT2_FLAG_SUPER_ONLY |
+				 EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP, sb, bs,
+				 unix_io_manager, &fs))
+			continue;
+		ext2fs_close_free(&fs);
+		dev->good_backup = sb;
+		dev->good_backup_bs = bs;
+		return 0;
+	}
+	return EXT2_ET_BAD_MAGIC;
+}
+
+/*
  * libext2fs could not read a superblock: say what is there instead, a
  * foreign signature, too few bytes, or a damaged primary whose backup
  * is good (for e2fsck -b to repair).
@@ -118,7 +144,7 @@ static errcode_t explain_open_failure(struct fsio_dev *dev, errcode_t err)
 		return EXT4DEV_ERR_FOREIGN;
 	if (err == EXT2_ET_SHORT_READ)
 		return EXT4DEV_ERR_TOO_SMALL;
-	return fsio_find_good_backup(dev) ? err : EXT4DEV_ERR_PRIMARY_BAD;
+	return find_good_backup(dev) ? err : EXT4DEV_ERR_PRIMARY_BAD;
 }
 
 /*

@@ -145,12 +145,6 @@ errcode_t fsio_check_writable(struct fsio_dev *dev);
 errcode_t fsio_find_stale_backups(struct fsio_dev *dev, uint32_t mask);
 
 /*
- * The primary superblock is unreadable: is group 1's backup good, at
- * any block size?  Fills dev->good_backup (0 when none is found).
- */
-errcode_t fsio_find_good_backup(struct fsio_dev *dev);
-
-/*
  * Rewrite only the backups in dev->stale from the primary, in the form
  * ext2fs_flush() gives them, then fsync; the primary is not written.
  * Same undo file and race checks as fsio_commit_flags().
@@ -174,5 +168,42 @@ void fsio_close(struct fsio_dev *dev);
 
 /* Free what fsio_init() allocated; implies fsio_close(). */
 void fsio_release(struct fsio_dev *dev);
+
+/*
+ * mkfs's target: what is there before a filesystem is made on it, the
+ * lock that keeps others out while it is made, and the device under a
+ * filesystem that was set up in memory.
+ */
+struct fsio_target {
+	bool exists;			/* false: an image file to create */
+	bool is_blk;
+	blk64_t size;			/* in blocks of the size asked for */
+	unsigned int sector_size;	/* logical; 0 when unknown */
+	unsigned int phys_sector_size;	/* the logical size when unknown */
+	bool all_holes;			/* an image file with no data at all */
+};
+
+/*
+ * stat() dev->path and ask libext2fs its size in @blocksize blocks and
+ * its sector sizes; an image file that is all holes (it cannot hold a
+ * signature) says so.  ENOENT when there is nothing at the path, EISDIR,
+ * EXT4DEV_ERR_NOT_BLOCK_OR_FILE, or the errno/libext2fs code.
+ */
+errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
+			   struct fsio_target *t);
+
+/*
+ * Open dev->path (creating an image file when @create) and flock() it
+ * exclusively, waiting as dev->lock_wait says (fsio_lock_fd()).
+ * The lock lasts until fsio_close().
+ */
+errcode_t fsio_lock_target(struct fsio_dev *dev, bool create);
+
+/*
+ * Point @fs, set up in memory on another channel (mkfs uses /dev/null),
+ * at dev->path, opened read-write and exclusively: EXT4DEV_ERR_BUSY
+ * when the kernel holds the device.
+ */
+errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs);
 
 #endif

@@ -135,25 +135,3 @@ out:
 	ext2fs_free(fs);
 	return err;
 }
-
-errcode_t fsio_find_good_backup(struct fsio_dev *dev)
-{
-	ext2_filsys fs;
-
-	dev->good_backup = 0;
-	/* Where mke2fs puts group 1's copy for each block size. */
-	for (unsigned int bs = EXT2_MIN_BLOCK_SIZE; bs <= EXT2_MAX_BLOCK_SIZE;
-	     bs *= 2) {
-		blk64_t sb = (blk64_t)bs * 8 + (bs == EXT2_MIN_BLOCK_SIZE);
-
-		if (ext2fs_open2(dev->path, NULL, EXT2_FLAG_SUPER_ONLY |
-				 EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP, sb, bs,
-				 unix_io_manager, &fs))
-			continue;
-		ext2fs_close_free(&fs);
-		dev->good_backup = sb;
-		dev->good_backup_bs = bs;
-		return 0;
-	}
-	return EXT2_ET_BAD_MAGIC;
-}

@@ -60,7 +60,10 @@ static int print_help(void)
 	return EXT4DEV_EXIT_OK;
 }
 
-/* A full disk or closed pipe on stdout must not pass for success. */
+/*
+ * A full disk on stdout must not pass for success; a closed pipe (the
+ * reader had enough, as with "| head") is not our failure.
+ */
 static int close_stdout(int rc)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))

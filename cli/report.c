@@ -103,7 +103,10 @@ void report_warn(const char *dev, const char *fmt, ...)
 	char prefix[EXT4DEV_NAME_MAX + 16];
 	va_list ap;
 
-	snprintf(prefix, sizeof(prefix), "warning: %s: ", dev);
+	if (dev)
+		snprintf(prefix, sizeof(prefix), "warning: '%s': ", dev);
+	else
+		snprintf(prefix, sizeof(prefix), "warning: ");
 	va_start(ap, fmt);
 	vprint(prefix, fmt, ap);
 	va_end(ap);

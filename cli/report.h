@@ -7,15 +7,15 @@
 #include "fsio.h"
 
 /*
- * Message helpers.  Each prints one line to stderr in the form
- * "ext4dev: WHAT: why" and returns the exit code, so that callers write
- * "return report_usage(...)" and only main() exits.
+ * Message helpers.  Each prints to stderr a line that starts "ext4dev: "
+ * (callers word the rest as "WHAT: why") and returns the exit code, so
+ * that callers write "return report_usage(...)" and only main() exits.
  */
 
 /* Load the libext2fs and ext4dev com_err tables; once, from main(). */
 void report_init(void);
 
-/* "ext4dev: CMD: MSG" + "Try 'ext4dev CMD --help' ..."; returns 16. */
+/* "ext4dev: MSG", then "Try 'ext4dev CMD --help' ..."; returns 16. */
 int report_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -49,7 +49,11 @@ const char *report_dev_name(const struct fsio_dev *dev, bool quote,
 /* Copy @in to @buf with control characters as \xNN; returns length. */
 size_t report_escape(const char *in, char *buf, size_t len);
 
-/* "ext4dev: warning: DEV: MSG" (DEV as report_dev_name() gives it). */
+/*
+ * "ext4dev: warning: 'DEV': MSG", or "ext4dev: warning: MSG" when @dev
+ * is NULL (a message about a device already named, e.g. with
+ * report_dev_name(), passes NULL and puts the name in @fmt).
+ */
 void report_warn(const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -125,7 +125,7 @@ def fault_image(img, ops):
         T.check(new != old, f'{img.name} {op}: primary not flipped')
         with open(img.path, 'rb') as f:
             saved = {o: sbtool.read_copy(f, o) for o in offs}
-        before = fr.data_hash(img.path)
+        before = fr.sparse_hash(img.path)
         events, writes = record(img, op, backups)
         for mode in MODES:
             for k in range(1, len(writes) + 1):
@@ -134,7 +134,7 @@ def fault_image(img, ops):
         for k in range(1, nsync + 1):
             one_case(img, op, 'fsync-eio', k, events, offs, saved, new)
         restore(img, saved)
-        T.check(fr.data_hash(img.path) == before,
+        T.check(fr.sparse_hash(img.path) == before,
                 f'{img.name} {op}: bytes outside the copies changed')
         print(f'{img.name} {op}: {len(writes)} backup writes, '
               f'{nsync} fsyncs', flush=True)

@@ -26,7 +26,6 @@ Usage: fault_run.py [--op mark-test|mark-production] [--long]
 4 KiB-block 64bit image.
 """
 import argparse
-import hashlib
 import os
 import random
 import shutil
@@ -34,8 +33,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
+from ext4dev_test import Tally, sparse_hash, superblock_offsets  # noqa: E402
 
 EXT4DEV = os.environ['EXT4DEV']
 SHIM = os.environ['EXT4DEV_FAULT_SHIM']
@@ -61,25 +63,7 @@ FILES = {'small': 1000, 'medium': 300 * 1024, 'large': 3 * 1024 * 1024 + 7}
 OPPOSITE = {'mark-test': 'mark-production', 'mark-production': 'mark-test'}
 
 
-class Tally:
-    def __init__(self):
-        self.passed = self.failed = 0
-        self.cases = self.fired = 0
-        self.outcomes = {}
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f'FAIL: {what}', flush=True)
-        return ok
-
-    def note(self, key):
-        self.outcomes[key] = self.outcomes.get(key, 0) + 1
-
-
-T = Tally()
+T = Tally(cases=0, fired=0)
 
 
 def run(cmd, env=None, check=False):
@@ -88,32 +72,6 @@ def run(cmd, env=None, check=False):
         raise SystemExit(f'{" ".join(cmd)}: exit {p.returncode}: '
                          f'{p.stderr.strip()}')
     return p
-
-
-def data_hash(path, skip=(0, 0)):
-    """sha256 of a sparse file's non-zero 4 KiB blocks and their offsets:
-    the bytes, whatever the host filesystem does with holes.  Bytes in
-    [skip[0], skip[1]) count as zero."""
-    h, zero = hashlib.sha256(), bytes(4096)
-    with open(path, 'rb') as f:
-        fd, end, off = f.fileno(), os.fstat(f.fileno()).st_size, 0
-        while off < end:
-            try:
-                off = os.lseek(fd, off, os.SEEK_DATA)
-            except OSError:
-                break
-            hole = os.lseek(fd, off, os.SEEK_HOLE)
-            f.seek(off)
-            while off < hole:
-                block = f.read(min(4096, hole - off))
-                lo, hi = max(skip[0], off), min(skip[1], off + len(block))
-                if lo < hi:
-                    block = bytearray(block)
-                    block[lo - off:hi - off] = bytes(hi - lo)
-                if block != zero[:len(block)]:
-                    h.update(off.to_bytes(8, 'little') + block)
-                off += len(block)
-    return h.hexdigest()
 
 
 # What e2fsck -fy rewrites on a clean filesystem: its own bookkeeping in
@@ -129,7 +87,7 @@ def fsck_footprint(path):
         raw = bytearray(sbtool.read_copy(f, 1024))
     for off, n in FSCK_FIELDS:
         raw[off:off + n] = bytes(n)
-    return data_hash(path, (1024, 2048)), bytes(raw)
+    return sparse_hash(path, (1024, 2048)), bytes(raw)
 
 
 class Image:
@@ -158,14 +116,7 @@ class Image:
             raise SystemExit(f'debugfs write: {p.stderr}')
 
     def superblock_offsets(self):
-        out = run(['dumpe2fs', self.path]).stdout
-        offs = {1024}
-        for line in out.splitlines():
-            if 'Backup superblock at' in line:
-                blk = int(line.split('Backup superblock at ')[1]
-                          .split(',')[0])
-                offs.add(blk * self.bs)
-        return offs
+        return set(superblock_offsets(self.path))
 
     def files_intact(self, path=None):
         path = path or self.path
@@ -365,7 +316,7 @@ def fault_image(img, ops):
         offs = set(writes)
         with open(img.path, 'rb') as f:
             saved = {o: sbtool.read_copy(f, o) for o in offs}
-        before = data_hash(img.path)
+        before = sparse_hash(img.path)
         for mode in WRITE_MODES:
             for k in range(1, len(writes) + 1):
                 one_case(img, op, mode, k, events, offs, saved, old, new)
@@ -376,7 +327,7 @@ def fault_image(img, ops):
             for o, raw in saved.items():
                 f.seek(o)
                 f.write(raw)
-        T.check(data_hash(img.path) == before,
+        T.check(sparse_hash(img.path) == before,
                 f'{img.name} {op}: bytes outside the superblock copies '
                 f'changed over the runs')
         print(f'{img.name} {op}: {len(writes)} writes, {nsync} fsyncs',

@@ -27,7 +27,7 @@ static void check_rc(int rc)
 		abort();
 }
 
-static void parse_argv(struct mkfs_ctl *ctl, char *buf, size_t len)
+static void parse_argv(struct mkfs_opts *ctl, char *buf, size_t len)
 {
 	char *argv[FUZZ_MAX_ARGS + 2];
 	int argc = 1;
@@ -42,7 +42,8 @@ static void parse_argv(struct mkfs_ctl *ctl, char *buf, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct mkfs_ctl ctl;
+	struct mkfs_opts ctl;
+	struct mkfs_plan plan;
 	char *buf;
 
 	if (size < 1)
@@ -52,13 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data + 1, size - 1);
 	buf[size - 1] = '\0';
-	mkfs_ctl_init(&ctl);
+	mkfs_opts_init(&ctl);
+	mkfs_plan_init(&plan, &ctl);
 	switch (data[0] % 4) {
 	case 0:
 		parse_argv(&ctl, buf, size - 1);
 		break;
 	case 1:
-		check_rc(mkfs_parse_ext_opts(&ctl, buf, "-E"));
+		check_rc(mkfs_parse_ext_opts(&plan, buf, "-E"));
 		break;
 	case 2:
 		check_rc(mkfs_parse_journal_opts(&ctl, buf));
@@ -68,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			mkfs_parse_num(buf, log);
 		break;
 	}
-	mkfs_ctl_free(&ctl);
+	mkfs_opts_free(&ctl);
 	free(buf);
 	return 0;
 }

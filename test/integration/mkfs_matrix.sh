@@ -87,6 +87,11 @@ for bs in 1024 2048 4096; do
 done
 bytes bytes-bigalloc 64M -b 1024 -O bigalloc -C 16384
 bytes bytes-sparse2 64M -O sparse_super2 -E "test_fs,hash_seed=$U,num_backup_sb=1"
+# encoding_flags through libe2p: s_encoding_flags is only in the bytes.
+bytes bytes-casefold-strict 64M -O casefold \
+	-E "test_fs,hash_seed=$U,encoding_flags=strict"
+bytes bytes-encoding-strict 64M \
+	-E "test_fs,hash_seed=$U,encoding_flags=strict,encoding=utf8"
 
 # Inode and reserve options, label, UUID, usage types, -E and -J.
 while read -r name opts; do

@@ -24,9 +24,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'fault'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'fault'))
+sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
+from ext4dev_test import Tally, superblock_offsets  # noqa: E402
 
 EXT4DEV = os.environ['EXT4DEV']
 SHIM = os.environ.get('EXT4DEV_FAULT_SHIM')
@@ -36,30 +38,7 @@ OPS = {'test': ['mark-test', '-q'], 'production': ['mark-production', '-q'],
        'show': ['show-flags']}
 
 
-class Tally:
-    passed = failed = refused = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f'FAIL: {what}', flush=True)
-        return ok
-
-
-T = Tally()
-
-
-def superblock_offsets(img):
-    out = subprocess.run(['dumpe2fs', img], capture_output=True,
-                         text=True).stdout
-    bs = int(out.split('Block size:')[1].split()[0])
-    offs = [1024]
-    for line in out.splitlines():
-        if 'Backup superblock at' in line:
-            offs.append(int(line.split('at ')[1].split(',')[0]) * bs)
-    return offs
+T = Tally(refused=0)
 
 
 def show_line(dev):

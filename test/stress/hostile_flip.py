@@ -24,7 +24,6 @@ Usage: hostile_flip.py [CASES] [SEED]  (env: EXT4DEV; default 1000 cases,
 seed 1; EXT4DEV_HOSTILE_SEED overrides the seed, EXT4DEV_HOSTILE_KEEP=DIR
 keeps every failing image there)
 """
-import hashlib
 import os
 import random
 import re
@@ -34,9 +33,11 @@ import sys
 import tempfile
 import threading
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'fault'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'fault'))
+sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
+from ext4dev_test import Tally, sparse_hash  # noqa: E402
 
 EXT4DEV = os.environ['EXT4DEV']
 VALGRIND = os.environ.get('EXT4DEV_VALGRIND')
@@ -136,46 +137,7 @@ def mutate(rng, head):
     return fixed
 
 
-def sha(path):
-    """sha256 of the non-zero 4 KiB blocks and where they are: the bytes,
-    without reading the holes of a sparse image."""
-    h, zero = hashlib.sha256(), bytes(4096)
-    with open(path, 'rb') as f:
-        fd, end, off = f.fileno(), os.fstat(f.fileno()).st_size, 0
-        h.update(end.to_bytes(8, 'little'))
-        while off < end:
-            try:
-                off = os.lseek(fd, off, os.SEEK_DATA)
-            except OSError:
-                break
-            hole = os.lseek(fd, off, os.SEEK_HOLE)
-            f.seek(off)
-            while off < hole:
-                block = f.read(min(4096, hole - off))
-                if block != zero[:len(block)]:
-                    h.update(off.to_bytes(8, 'little') + block)
-                off += len(block)
-    return h.hexdigest()
-
-
-class Stats:
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.passed = self.failed = self.cases = self.runs = 0
-        self.rcs = {}
-        self.csum_fixed = 0
-
-    def result(self, ok, what):
-        with self.lock:
-            if ok:
-                self.passed += 1
-            else:
-                self.failed += 1
-                print(f'FAIL: {what}', flush=True)
-        return ok
-
-
-S = Stats()
+S = Tally(cases=0, runs=0, rcs={}, csum_fixed=0)
 
 
 def ext4dev(args):
@@ -213,24 +175,24 @@ def one_case(case, seed, bases, path, keep):
         runs.append((['mkfs', '-n', path], {0, 8}, True))
     ok = True
     for args, codes, read_only in runs:
-        before = sha(path)
+        before = sparse_hash(path, with_size=True)
         rc, out, err = ext4dev(args)
-        after = sha(path)
+        after = sparse_hash(path, with_size=True)
         with S.lock:
             S.runs += 1
             S.rcs[rc] = S.rcs.get(rc, 0) + 1
         cmd = ' '.join(args[:-1] if args[-1] == path else args)
         if rc is None or rc < 0 or rc not in codes:
-            ok &= S.result(False, f'{what}: {cmd}: exit {rc}: '
+            ok &= S.check(False, f'{what}: {cmd}: exit {rc}: '
                            f'{err.strip()[-2000:]}')
         elif ('Sanitizer' in err or 'runtime error:' in err or
               re.search(r'^==\d+==', err, re.M)):
-            ok &= S.result(False, f'{what}: {cmd}: {err.strip()[-2000:]}')
+            ok &= S.check(False, f'{what}: {cmd}: {err.strip()[-2000:]}')
         elif (read_only or rc == 8) and before != after:
-            ok &= S.result(False, f'{what}: {cmd}: exit {rc} but the '
+            ok &= S.check(False, f'{what}: {cmd}: exit {rc} but the '
                            'image changed')
         else:
-            S.result(True, '')
+            S.check(True, '')
     with S.lock:
         S.cases += 1
         S.csum_fixed += fixed

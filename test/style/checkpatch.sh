@@ -23,7 +23,7 @@ KERNEL_ONLY+=,STATIC_CONST_CHAR_ARRAY,PREFER_FALLTHROUGH,SSCANF_TO_KSTRTO
 KERNEL_ONLY+=,NEW_TYPEDEFS,FILE_PATH_CHANGES,SPDX_LICENSE_TAG
 
 mapfile -t files < <(cd "$root" && { git ls-files 'cli/*.c' 'cli/*.h' \
-	2>/dev/null || ls cli/*.c cli/*.h; } | sed "s|^|$root/|")
+	2>/dev/null || ls cli/*.c cli/*.h cli/*/*.c cli/*/*.h; } | sed "s|^|$root/|")
 # checkpatch drops a camelcase cache in the git tree it runs in: not ours.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -13,9 +13,9 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
-static int parse(struct mkfs_ctl *ctl, int argc, char **argv)
+static int parse(struct mkfs_opts *ctl, int argc, char **argv)
 {
-	mkfs_ctl_init(ctl);
+	mkfs_opts_init(ctl);
 	return mkfs_parse_args(ctl, argc, argv);
 }
 
@@ -28,7 +28,7 @@ static void test_options(void **state)
 			 "stride=4", "-J", j, "-T", "news", "-t", "ext4dev",
 			 "-G", "32", "-g", "8192", "-e", "panic", "-U", "time",
 			 "-Fqnv", "--production", "img", "16M", NULL };
-	struct mkfs_ctl ctl;
+	struct mkfs_opts ctl;
 
 	assert_int_equal(parse(&ctl, ARGC(argv), argv), -1);
 	assert_int_equal(ctl.blocksize, 4096);
@@ -53,7 +53,7 @@ static void test_options(void **state)
 	assert_string_equal(ctl.device, "img");
 	/* SIZE in -b units: 16 MiB of 4 KiB blocks. */
 	assert_int_equal(ctl.fs_blocks, 4096);
-	mkfs_ctl_free(&ctl);
+	mkfs_opts_free(&ctl);
 }
 
 static void test_size_units(void **state)
@@ -61,7 +61,7 @@ static void test_size_units(void **state)
 	char *kib[] = { "mkfs", "img", "8M", NULL };
 	char *blocks[] = { "mkfs", "img", "3000", NULL };
 	char *j[] = { "mkfs", "-j", "img", NULL };
-	struct mkfs_ctl ctl;
+	struct mkfs_opts ctl;
 
 	/* Without -b SIZE counts 1 KiB units; the block size comes later. */
 	assert_int_equal(parse(&ctl, ARGC(kib), kib), -1);
@@ -75,10 +75,10 @@ static void test_size_units(void **state)
 
 static void expect_usage(char **argv, int argc)
 {
-	struct mkfs_ctl ctl;
+	struct mkfs_opts ctl;
 
 	assert_int_equal(parse(&ctl, argc, argv), EXT4DEV_EXIT_USAGE);
-	mkfs_ctl_free(&ctl);
+	mkfs_opts_free(&ctl);
 }
 
 static void test_usage_errors(void **state)
@@ -120,19 +120,21 @@ static void test_usage_errors(void **state)
 	expect_usage(miss, ARGC(miss));
 }
 
-/* A ctl as mkfs_geometry() leaves it just before -E: 64 MiB of 1 KiB. */
-static void small_fs(struct mkfs_ctl *ctl)
+/* A plan as mkfs_geometry() leaves it just before -E: 64 MiB of 1 KiB. */
+static void small_fs(struct mkfs_plan *ctl)
 {
-	mkfs_ctl_init(ctl);
-	ctl->device = "img";
-	ctl->param.s_rev_level = EXT2_DYNAMIC_REV;
+	struct mkfs_opts o;
+
+	mkfs_opts_init(&o);
+	o.device = "img";
+	mkfs_plan_init(ctl, &o);
 	ctl->param.s_log_block_size = 0;
 	ext2fs_blocks_count_set(&ctl->param, 65536);
 }
 
 static void test_ext_opts(void **state)
 {
-	struct mkfs_ctl ctl;
+	struct mkfs_plan ctl;
 
 	small_fs(&ctl);
 	assert_int_equal(mkfs_parse_ext_opts(&ctl, "test_fs,stride=8,"
@@ -157,7 +159,6 @@ static void test_ext_opts(void **state)
 	 */
 	assert_int_equal(ctl.param.s_reserved_gdt_blocks, 3);
 	assert_true(ext2fs_has_feature_resize_inode(&ctl.param));
-	mkfs_ctl_free(&ctl);
 }
 
 static void test_ext_opt_errors(void **state)
@@ -168,14 +169,13 @@ static void test_ext_opt_errors(void **state)
 		"offset=4096", "quotatype=usr:bogus", "hash_seed=zz",
 		"encoding=nosuch", "orphan_file_size=0", "resize=0",
 	};
-	struct mkfs_ctl ctl;
+	struct mkfs_plan ctl;
 
 	for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
 		small_fs(&ctl);
 		if (mkfs_parse_ext_opts(&ctl, usage[i], NULL) !=
 		    EXT4DEV_EXIT_USAGE)
 			fail_msg("-E %s is not a usage error", usage[i]);
-		mkfs_ctl_free(&ctl);
 	}
 	/* quotatype: a list; prj brings the project feature. */
 	small_fs(&ctl);
@@ -183,7 +183,6 @@ static void test_ext_opt_errors(void **state)
 					     NULL), -1);
 	assert_int_equal(ctl.quota_types, 6);
 	assert_true(ext2fs_has_feature_project(&ctl.param));
-	mkfs_ctl_free(&ctl);
 	/* From the conf file the same mistake is operational: exit 8. */
 	small_fs(&ctl);
 	assert_int_equal(mkfs_parse_ext_opts(&ctl, "nosuch", "conf"),
@@ -191,7 +190,30 @@ static void test_ext_opt_errors(void **state)
 	/* A resize below the size is a conflict, not a typo. */
 	assert_int_equal(mkfs_parse_ext_opts(&ctl, "resize=1000", NULL),
 			 EXT4DEV_EXIT_FAILURE);
-	mkfs_ctl_free(&ctl);
+}
+
+/* encoding_flags= goes through e2p_str2encoding_flags(), in any order. */
+static void test_encoding_flags(void **state)
+{
+	static const char *const usage[] = {
+		"encoding_flags=strict", "encoding_flags",
+		"encoding=utf8,encoding_flags=bogus",
+	};
+	struct mkfs_plan ctl;
+
+	small_fs(&ctl);
+	assert_int_equal(mkfs_parse_ext_opts(&ctl, "encoding_flags=strict,"
+					     "encoding=utf8", NULL),
+			 EXT4DEV_CONTINUE);
+	assert_int_equal(ctl.param.s_encoding, EXT4_ENC_UTF8_12_1);
+	assert_int_equal(ctl.param.s_encoding_flags, EXT4_ENC_STRICT_MODE_FL);
+	assert_true(ext2fs_has_feature_casefold(&ctl.param));
+	for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
+		small_fs(&ctl);
+		if (mkfs_parse_ext_opts(&ctl, usage[i], NULL) !=
+		    EXT4DEV_EXIT_USAGE)
+			fail_msg("-E %s is not a usage error", usage[i]);
+	}
 }
 
 int main(void)
@@ -202,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_ext_opts),
 		cmocka_unit_test(test_ext_opt_errors),
+		cmocka_unit_test(test_encoding_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,21 +33,12 @@ struct qt_use {
 	__u64 inodes, space;
 };
 
-/* One read or write of the quota file, in e2fsprogs' order. */
-struct qt_io {
-	char op;			/* 'r' or 'w' */
-	unsigned int off, len;
-};
-
-#define QT_MAX_IO 64
-
 struct qt_file {
 	unsigned char *buf;		/* the final contents */
 	unsigned int blocks;
 	unsigned int free_entry;	/* data block with room, or 0 */
-	unsigned int entry_off;		/* where the last entry went */
-	struct qt_io io[QT_MAX_IO];
-	int nio;
+	unsigned int *order;		/* blocks in the order they fill */
+	unsigned int nordered;
 };
 
 static void put32(unsigned char *p, __u32 v)
@@ -72,28 +63,36 @@ static unsigned char *qt_block(struct qt_file *q, unsigned int blk)
 	return q->buf + (size_t)blk * QT_BLK;
 }
 
-static void qt_log(struct qt_file *q, char op, unsigned int off,
-		   unsigned int len)
+/*
+ * The file's blocks are allocated in the order they are first written,
+ * and that order is part of the layout: the quota library writes a new
+ * block when it creates it, but the tree's root only once the first
+ * id's path below it exists.  We write each block once, in that order.
+ */
+static void qt_filled(struct qt_file *q, unsigned int blk)
 {
-	if (q->nio < QT_MAX_IO)
-		q->io[q->nio++] = (struct qt_io){ op, off, len };
-}
-
-static void qt_log_blk(struct qt_file *q, char op, unsigned int blk)
-{
-	qt_log(q, op, blk * QT_BLK, QT_BLK);
+	for (unsigned int i = 0; i < q->nordered; i++)
+		if (q->order[i] == blk)
+			return;
+	q->order[q->nordered++] = blk;
 }
 
 static errcode_t qt_new_block(struct qt_file *q, unsigned int *blk)
 {
-	unsigned char *grown = realloc(q->buf, (size_t)(q->blocks + 1) * QT_BLK);
+	size_t n = (size_t)q->blocks + 1;
+	unsigned char *grown = realloc(q->buf, n * QT_BLK);
+	unsigned int *order;
 
 	if (!grown)
 		return EXT2_ET_NO_MEMORY;
 	q->buf = grown;
+	order = realloc(q->order, n * sizeof(*order));
+	if (!order)
+		return EXT2_ET_NO_MEMORY;
+	q->order = order;
 	memset(qt_block(q, q->blocks), 0, QT_BLK);
 	*blk = q->blocks++;
-	qt_log_blk(q, 'w', *blk);
+	qt_filled(q, *blk);
 	return 0;
 }
 
@@ -108,9 +107,7 @@ static errcode_t qt_entry(struct qt_file *q, const struct qt_use *u,
 	unsigned int n;
 	errcode_t err;
 
-	if (q->free_entry) {
-		qt_log_blk(q, 'r', q->free_entry);
-	} else {
+	if (!q->free_entry) {
 		err = qt_new_block(q, &q->free_entry);
 		if (err)
 			return err;
@@ -118,17 +115,13 @@ static errcode_t qt_entry(struct qt_file *q, const struct qt_use *u,
 	*blk = q->free_entry;
 	b = qt_block(q, *blk);
 	n = b[8] | b[9] << 8;
-	if (n + 1 >= QT_PER_BLK) {
+	if (n + 1 >= QT_PER_BLK)
 		q->free_entry = get32(b);
-		qt_log_blk(q, 'w', *blk);
-	}
 	b[8] = (unsigned char)(n + 1);
 	b[9] = (unsigned char)((n + 1) >> 8);
-	qt_log_blk(q, 'w', *blk);
 	slot = b + QT_HDR;
 	while (memcmp(slot, qt_zero_entry, QT_ENTRY))
 		slot += QT_ENTRY;
-	q->entry_off = (unsigned int)(slot - q->buf);
 	put32(slot, u->id);
 	put64(slot + 24, u->inodes);
 	put64(slot + 48, u->space);
@@ -136,8 +129,8 @@ static errcode_t qt_entry(struct qt_file *q, const struct qt_use *u,
 }
 
 /*
- * e2fsprogs' do_insert_tree(): down the tree, new blocks on the way
- * down, each changed block written on the way back up.
+ * As e2fsprogs' do_insert_tree(): down the tree by the id's bytes, a
+ * new block wherever the path does not exist yet.
  */
 static errcode_t qt_insert(struct qt_file *q, const struct qt_use *u,
 			   unsigned int *treeblk, int depth)
@@ -146,9 +139,7 @@ static errcode_t qt_insert(struct qt_file *q, const struct qt_use *u,
 	unsigned int next;
 	errcode_t err;
 
-	if (*treeblk) {
-		qt_log_blk(q, 'r', *treeblk);
-	} else {
+	if (!*treeblk) {
 		err = qt_new_block(q, treeblk);
 		if (err)
 			return err;
@@ -163,7 +154,7 @@ static errcode_t qt_insert(struct qt_file *q, const struct qt_use *u,
 	if (err)
 		return err;
 	put32(qt_block(q, *treeblk) + 4 * idx, next);
-	qt_log_blk(q, 'w', *treeblk);
+	qt_filled(q, *treeblk);
 	return 0;
 }
 
@@ -230,9 +221,8 @@ static errcode_t qt_add_inode(ext2_filsys fs, struct qt_usage *qu,
 }
 
 /*
- * Scan every inode, as mke2fs does (its reads matter: they flush the io
- * cache, and so decide how many bytes s_kbytes_written counts).  On a
- * new filesystem only root and lost+found are in use.
+ * Every inode in use, as mke2fs counts them; on a new filesystem that
+ * is root and lost+found.
  */
 static errcode_t qt_scan(ext2_filsys fs, struct qt_usage *qu)
 {
@@ -276,7 +266,7 @@ static void qt_header(struct qt_file *q, int type)
 	put32(h + 28, q->free_entry);
 }
 
-/* The file, and the reads and writes e2fsprogs makes to write it. */
+/* The whole file, in memory: header, tree and data blocks. */
 static errcode_t qt_build(const struct qt_usage *qu, int type,
 			  struct qt_file *q)
 {
@@ -286,23 +276,22 @@ static errcode_t qt_build(const struct qt_usage *qu, int type,
 	errcode_t err = 0;
 
 	q->blocks = QT_TREEOFF + 1;
-	q->buf = err ? NULL : calloc(q->blocks, QT_BLK);
-	if (!err && !q->buf)
+	q->buf = calloc(q->blocks, QT_BLK);
+	q->order = calloc(q->blocks, sizeof(*q->order));
+	if (!q->buf || !q->order)
 		err = EXT2_ET_NO_MEMORY;
-	qt_log(q, 'w', 0, 8);			/* header */
-	qt_log(q, 'w', 8, 24);			/* info */
+	else
+		qt_filled(q, 0);		/* the header comes first */
 	for (int i = 0; !err && i < n; i++) {
 		/* An id with no usage is not written at all. */
 		if (!use[i].inodes && !use[i].space)
 			continue;
 		root = QT_TREEOFF;
 		err = qt_insert(q, &use[i], &root, 0);
-		qt_log(q, 'w', q->entry_off, QT_ENTRY);	/* the entry */
 	}
 	if (err)
 		return err;
 	qt_header(q, type);
-	qt_log(q, 'w', 8, 24);			/* info, at close */
 	return 0;
 }
 
@@ -321,10 +310,6 @@ static errcode_t qt_inode(ext2_filsys fs, int type, ext2_ino_t *ino)
 		ext2fs_inode_alloc_stats2(fs, *ino, 1, 0);
 		ext2fs_mark_ib_dirty(fs);
 	}
-	/* mke2fs reads it first; the read keeps the io cache in step. */
-	err = ext2fs_read_inode(fs, *ino, &inode);
-	if (err)
-		return err;
 	memset(&inode, 0, sizeof(inode));
 	inode.i_atime = (__u32)(fs->now ? fs->now : time(NULL));
 	inode.i_mtime = inode.i_atime;
@@ -337,28 +322,18 @@ static errcode_t qt_inode(ext2_filsys fs, int type, ext2_ino_t *ino)
 	return ext2fs_write_new_inode(fs, *ino, &inode);
 }
 
-/*
- * Replay e2fsprogs' reads and writes with the final contents: the file
- * gets the same blocks in the same order, and the io channel counts the
- * same bytes (s_kbytes_written).
- */
-static errcode_t qt_replay(ext2_file_t file, struct qt_file *q)
+/* Each block once, whole, in the order it filled (see qt_filled()). */
+static errcode_t qt_store(ext2_file_t file, struct qt_file *q)
 {
-	unsigned char scratch[QT_BLK];
 	unsigned int done;
 	errcode_t err = 0;
 
-	for (int i = 0; !err && i < q->nio; i++) {
-		struct qt_io io = q->io[i];
-
-		err = ext2fs_file_llseek(file, io.off, EXT2_SEEK_SET, NULL);
-		if (err)
-			break;
-		if (io.op == 'r')
-			err = ext2fs_file_read(file, scratch, io.len, &done);
-		else
-			err = ext2fs_file_write(file, q->buf + io.off, io.len,
-						&done);
+	for (unsigned int i = 0; !err && i < q->nordered; i++) {
+		err = ext2fs_file_llseek(file, (__u64)q->order[i] * QT_BLK,
+					 EXT2_SEEK_SET, NULL);
+		if (!err)
+			err = ext2fs_file_write(file, qt_block(q, q->order[i]),
+						QT_BLK, &done);
 	}
 	return err;
 }
@@ -377,11 +352,12 @@ static errcode_t qt_write(ext2_filsys fs, const struct qt_usage *qu,
 		err = ext2fs_file_open(fs, ino, EXT2_FILE_WRITE |
 				       EXT2_FILE_CREATE, &file);
 	if (!err) {
-		err = qt_replay(file, &q);
+		err = qt_store(file, &q);
 		err2 = ext2fs_file_close(file);
 		err = err ? err : err2;
 	}
 	free(q.buf);
+	free(q.order);
 	if (err)
 		return err;
 	if (type == 0)
@@ -399,14 +375,14 @@ int mkfs_quota(struct mkfs_run *run)
 	struct qt_usage qu;
 	errcode_t err;
 
-	if (!ext2fs_has_feature_quota(&run->ctl->param))
-		return -1;
+	if (!ext2fs_has_feature_quota(run->fs->super))
+		return EXT4DEV_CONTINUE;
 	err = qt_scan(run->fs, &qu);
 	for (int type = 0; !err && type < 3; type++)
-		if (run->ctl->quota_types & (1U << type))
+		if (run->plan->quota_types & (1U << type))
 			err = qt_write(run->fs, &qu, type);
 	if (err)
 		return report_failure("'%s': %s (while writing quota inodes)",
-				      run->ctl->device, error_message(err));
-	return -1;
+				      run->plan->device, error_message(err));
+	return EXT4DEV_CONTINUE;
 }

@@ -16,12 +16,6 @@
 
 #define DISCARD_STEP_MB 2048ULL
 
-static int fail(const struct mkfs_run *run, errcode_t err, const char *what)
-{
-	return report_failure("'%s': %s (while %s)", run->ctl->device,
-			      error_message(err), what);
-}
-
 static errcode_t discard_device(ext2_filsys fs)
 {
 	blk64_t blocks = ext2fs_blocks_count(fs->super), cur = 0;
@@ -50,36 +44,35 @@ static errcode_t zap_sectors(ext2_filsys fs, int sect, int n)
 
 int mkfs_discard_and_wipe(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
 	errcode_t err;
 
-	run->lazy_itable = ctl->lazy_itable_init;
-	if (ctl->assume_prezeroed) {
+	run->lazy_itable = run->plan->lazy_itable_init != 0;
+	run->lazy_journal = run->plan->lazy_journal_init != 0;
+	if (run->plan->assume_prezeroed > 0) {
 		run->lazy_itable = true;
-		ctl->itable_zeroed = true;
-		ctl->lazy_journal_init = 1;
+		run->itable_zeroed = true;
+		run->lazy_journal = 1;
 	}
 	/* One block first: a device that cannot discard stays quiet. */
-	if (ctl->discard && ctl->dev_size &&
+	if (run->plan->discard && run->plan->dev_size &&
 	    !io_channel_discard(run->fs->io, 0, 1)) {
-		mkfs_step(ctl, "Discarding device blocks: ");
+		mkfs_step(run->opts, "Discarding device blocks: ");
 		err = discard_device(run->fs);
-		mkfs_step(ctl, "%s\n", err ? "failed" : "done");
+		mkfs_step(run->opts, "%s\n", err ? "failed" : "done");
 		if (!err && io_channel_discard_zeroes_data(run->fs->io)) {
-			if (ctl->verbose)
-				mkfs_step(ctl, "Discard succeeded and will "
-					  "return 0s - skipping inode table "
-					  "wipe\n");
+			if (run->opts->verbose)
+				mkfs_step(run->opts, "Discard succeeded and "
+					  "will return 0s - skipping inode "
+					  "table wipe\n");
 			run->lazy_itable = true;
-			ctl->itable_zeroed = true;
+			run->itable_zeroed = true;
 		}
 	}
 	err = zap_sectors(run->fs, 2, 6);
 	if (err)
-		fprintf(stderr, "ext4dev: warning: '%s': could not erase the "
-			"old superblock: %s\n", ctl->device,
-			error_message(err));
-	return -1;
+		report_warn(run->plan->device, "could not erase the old "
+			    "superblock: %s", error_message(err));
+	return EXT4DEV_CONTINUE;
 }
 
 static errcode_t packed_tables(ext2_filsys fs)
@@ -130,10 +123,10 @@ static int allocate_tables(struct mkfs_run *run)
 	ext2_filsys fs = run->fs;
 	errcode_t err;
 
-	mkfs_step(run->ctl, "Allocating group tables: ");
+	mkfs_step(run->opts, "Allocating group tables: ");
 	fs->stride = fs->super->s_raid_stride;
 	if (ext2fs_has_feature_flex_bg(fs->super) &&
-	    run->ctl->packed_meta_blocks)
+	    run->plan->packed_meta_blocks)
 		err = packed_tables(fs);
 	else
 		err = ext2fs_allocate_tables(fs);
@@ -142,9 +135,9 @@ static int allocate_tables(struct mkfs_run *run)
 	if (!err)
 		err = count_overhead(fs, &run->overhead);
 	if (err)
-		return fail(run, err, "allocating group tables");
-	mkfs_step(run->ctl, "done\n");
-	return -1;
+		return mkfs_fail(run, err, "allocating group tables");
+	mkfs_step(run->opts, "done\n");
+	return EXT4DEV_CONTINUE;
 }
 
 /* The boot sector goes too, unless it holds a BSD disklabel. */
@@ -164,8 +157,8 @@ static void zap_boot_sector(struct mkfs_run *run)
 	}
 	io_channel_set_blksize(run->fs->io, run->fs->blocksize);
 	if (zap_sectors(run->fs, 0, 2))
-		fprintf(stderr, "ext4dev: warning: '%s': could not erase "
-			"the boot sector\n", run->ctl->device);
+		report_warn(run->plan->device, "could not erase the boot "
+			    "sector");
 }
 
 /* Old RAID metadata at the device's end goes; the image gets its size. */
@@ -181,15 +174,15 @@ static int wipe_end(struct mkfs_run *run)
 	if (start > rsv)
 		start -= rsv;
 	if (!start)
-		return -1;
+		return EXT4DEV_CONTINUE;
 	err = ext2fs_zero_blocks2(fs, start, (int)(blocks - start), &bad,
 				  NULL);
 	if (err)
 		return report_failure("'%s': %s (while zeroing block %llu at "
 				      "the end of the filesystem)",
-				      run->ctl->device, error_message(err),
+				      run->plan->device, error_message(err),
 				      (unsigned long long)bad);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* Inodes 1 to first_ino - 1, zeroed, so their checksums are valid. */
@@ -215,10 +208,10 @@ static int write_inode_tables(struct mkfs_run *run)
 {
 	ext2_filsys fs = run->fs;
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
-	bool zeroed = run->ctl->itable_zeroed;
+	bool zeroed = run->itable_zeroed;
 	errcode_t err = 0;
 
-	mkfs_step(run->ctl, "Writing inode tables: ");
+	mkfs_step(run->opts, "Writing inode tables: ");
 	for (dgrp_t g = 0; !err && g < fs->group_desc_count; g++) {
 		blk64_t blk = ext2fs_inode_table_loc(fs, g);
 		int num = (int)fs->inode_blocks_per_group;
@@ -236,9 +229,9 @@ static int write_inode_tables(struct mkfs_run *run)
 	if (!err && ext2fs_has_feature_metadata_csum(fs->super))
 		err = write_reserved_inodes(fs);
 	if (err)
-		return fail(run, err, "writing inode tables");
-	mkfs_step(run->ctl, "done\n");
-	return -1;
+		return mkfs_fail(run, err, "writing inode tables");
+	mkfs_step(run->opts, "done\n");
+	return EXT4DEV_CONTINUE;
 }
 
 static errcode_t chown_root(struct mkfs_run *run)
@@ -248,10 +241,10 @@ static errcode_t chown_root(struct mkfs_run *run)
 
 	if (err)
 		return err;
-	inode.i_uid = (__u16)run->ctl->root_uid;
-	ext2fs_set_i_uid_high(inode, run->ctl->root_uid >> 16);
-	inode.i_gid = (__u16)run->ctl->root_gid;
-	ext2fs_set_i_gid_high(inode, run->ctl->root_gid >> 16);
+	inode.i_uid = (__u16)run->plan->root_uid;
+	ext2fs_set_i_uid_high(inode, run->plan->root_uid >> 16);
+	inode.i_gid = (__u16)run->plan->root_gid;
+	ext2fs_set_i_gid_high(inode, run->plan->root_gid >> 16);
 	return ext2fs_write_new_inode(run->fs, EXT2_ROOT_INO, &inode);
 }
 
@@ -282,13 +275,13 @@ static int make_directories(struct mkfs_run *run)
 	ext2_filsys fs = run->fs;
 	errcode_t err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
 
-	if (!err && (run->ctl->root_uid || run->ctl->root_gid))
+	if (!err && (run->plan->root_uid || run->plan->root_gid))
 		err = chown_root(run);
 	if (err)
-		return fail(run, err, "creating the root directory");
+		return mkfs_fail(run, err, "creating the root directory");
 	err = make_lost_found(fs);
 	if (err)
-		return fail(run, err, "creating /lost+found");
+		return mkfs_fail(run, err, "creating /lost+found");
 	for (ext2_ino_t i = EXT2_ROOT_INO + 1; i < EXT2_FIRST_INODE(fs->super);
 	     i++)
 		ext2fs_inode_alloc_stats2(fs, i, 1, 0);
@@ -297,27 +290,25 @@ static int make_directories(struct mkfs_run *run)
 	ext2fs_inode_alloc_stats2(fs, EXT2_BAD_INO, 1, 0);
 	err = ext2fs_update_bb_inode(fs, NULL);
 	if (err)
-		return fail(run, err, "setting the bad block inode");
+		return mkfs_fail(run, err, "setting the bad block inode");
 	if (ext2fs_has_feature_resize_inode(fs->super)) {
 		err = ext2fs_create_resize_inode(fs);
 		if (err)
-			return fail(run, err, "reserving blocks for online "
-				    "resize");
+			return mkfs_fail(run, err, "reserving blocks for "
+					 "online resize");
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_write(struct mkfs_run *run)
 {
 	int rc = allocate_tables(run);
 
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = wipe_end(run);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = write_inode_tables(run);
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = make_directories(run);
-	if (rc < 0)
-		rc = mkfs_finish(run);
 	return rc;
 }

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ext4dev mkfs's command line: mke2fs(8)'s options with mke2fs's
- * meaning, checked here for form only (a bad number, an unknown option);
- * how they combine is for mkfs_geom.c.  An mke2fs option we do not
+ * meaning, into struct mkfs_opts, checked here for form only (a bad
+ * number, an unknown option); how they combine is for the geometry and
+ * parameter stages.  An mke2fs option we do not
  * implement is a usage error that names it, never silently ignored.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <uuid/uuid.h>
 
@@ -21,6 +20,9 @@
 #include "version.h"
 
 #define CMD EXT4DEV_MKFS_CMD
+
+/* parse_switch() and parse_valued(): the letter is the other's. */
+enum { EXT4DEV_NOT_MINE = -2 };
 
 static int print_help(void)
 {
@@ -42,13 +44,7 @@ static int print_help(void)
 	       " -U <uuid>             UUID (or clear, random, time)\n"
 	       " -M <dir>              last-mounted directory\n"
 	       " -O <features>         features to set, ^feature to clear\n"
-	       " -E <options>          extended options (test_fs, stride=, "
-	       "stripe_width=,\n"
-	       "                       resize=, lazy_itable_init=, "
-	       "lazy_journal_init=,\n"
-	       "                       root_owner=, discard, nodiscard, "
-	       "num_backup_sb=,\n"
-	       "                       packed_meta_blocks=, ...)\n"
+	       " -E <options>          extended options, see below\n"
 	       " -j                    add a journal\n"
 	       " -J size=<MiB>         journal size\n"
 	       " -T <usage-types>      mke2fs.conf usage types\n"
@@ -67,31 +63,23 @@ static int print_help(void)
 	       "     --wait <seconds>  give up if another process holds "
 	       "the device that long\n"
 	       " -V, --version         display the version\n"
-	       " -h, --help            display this help\n");
+	       " -h, --help            display this help\n\n"
+	       "Extended options (-E, comma-separated, as in mke2fs(8)):\n");
+	mkfs_print_ext_help();
 	return EXT4DEV_EXIT_OK;
 }
 
-void mkfs_ctl_init(struct mkfs_ctl *ctl)
+void mkfs_opts_init(struct mkfs_opts *o)
 {
-	memset(ctl, 0, sizeof(*ctl));
-	ctl->reserved_ratio = -1.0;
-	ctl->wait_secs = -1;
-	ctl->lazy_itable_init = EXT4DEV_UNSET;
-	ctl->lazy_journal_init = EXT4DEV_UNSET;
-	ctl->discard = EXT4DEV_UNSET;
-	ctl->packed_meta_blocks = EXT4DEV_UNSET;
-	ctl->num_backups = EXT4DEV_UNSET;
-	ctl->assume_prezeroed = EXT4DEV_UNSET;
-	ctl->journal_blk_loc = ~0ULL;
-	ctl->quota_types = 3;		/* user and group, as in mke2fs */
+	memset(o, 0, sizeof(*o));
+	o->reserved_ratio = -1.0;
+	o->wait_secs = -1;
 }
 
-void mkfs_ctl_free(struct mkfs_ctl *ctl)
+void mkfs_opts_free(struct mkfs_opts *o)
 {
-	free(ctl->features);
-	mkfs_prof_free(&ctl->prof);
-	mkfs_conf_free(&ctl->conf);
-	ctl->features = NULL;
+	free(o->features);
+	o->features = NULL;
 }
 
 /* -O may repeat: mke2fs joins them with commas. */
@@ -106,22 +94,18 @@ static int append_list(char **list, const char *arg)
 		grown[old++] = ',';
 	strcpy(grown + old, arg);
 	*list = grown;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* A whole unsigned number in C notation, or a usage error. */
 static int parse_ulong(const char *opt, const char *arg, unsigned long *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoul(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-')
+	if (!mkfs_parse_ulong(arg, out))
 		return report_usage(CMD, "invalid %s '%s'", opt, arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_block_size(struct mkfs_ctl *ctl, const char *arg)
+static int parse_block_size(struct mkfs_opts *o, const char *arg)
 {
 	long long v = (long long)mkfs_parse_num(arg[0] == '-' ? arg + 1 : arg,
 						 -1);
@@ -130,22 +114,22 @@ static int parse_block_size(struct mkfs_ctl *ctl, const char *arg)
 	    (v & (v - 1)))
 		return report_usage(CMD, "invalid block size '%s' (a power "
 				    "of two, 1024 to 65536)", arg);
-	ctl->blocksize = arg[0] == '-' ? -(int)v : (int)v;
-	return -1;
+	o->blocksize = arg[0] == '-' ? -(int)v : (int)v;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_cluster_size(struct mkfs_ctl *ctl, const char *arg)
+static int parse_cluster_size(struct mkfs_opts *o, const char *arg)
 {
 	unsigned long long v = mkfs_parse_num(arg, -1);
 
 	if (v <= EXT2_MIN_CLUSTER_SIZE || v > EXT2_MAX_CLUSTER_SIZE ||
 	    (v & (v - 1)))
 		return report_usage(CMD, "invalid cluster size '%s'", arg);
-	ctl->cluster_size = (int)v;
-	return -1;
+	o->cluster_size = (int)v;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_inode_ratio(struct mkfs_ctl *ctl, const char *arg)
+static int parse_inode_ratio(struct mkfs_opts *o, const char *arg)
 {
 	unsigned long long v = mkfs_parse_num(arg, -1);
 
@@ -153,85 +137,77 @@ static int parse_inode_ratio(struct mkfs_ctl *ctl, const char *arg)
 		return report_usage(CMD, "invalid inode ratio '%s' (min %d/"
 				    "max %d)", arg, EXT2_MIN_BLOCK_SIZE,
 				    EXT2_MAX_BLOCK_SIZE * 1024);
-	ctl->inode_ratio = (int)v;
-	return -1;
+	o->inode_ratio = (int)v;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_reserved(struct mkfs_ctl *ctl, const char *arg)
+static int parse_reserved(struct mkfs_opts *o, const char *arg)
 {
 	char *end;
 
-	ctl->reserved_ratio = strtod(arg, &end);
-	if (!*arg || *end || ctl->reserved_ratio > 50 ||
-	    ctl->reserved_ratio < 0)
+	o->reserved_ratio = strtod(arg, &end);
+	if (!*arg || *end || o->reserved_ratio > 50 ||
+	    o->reserved_ratio < 0)
 		return report_usage(CMD, "invalid reserved blocks percent "
 				    "'%s'", arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_errors(struct mkfs_ctl *ctl, const char *arg)
+static int parse_errors(struct mkfs_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "continue"))
-		ctl->errors_behavior = EXT2_ERRORS_CONTINUE;
-	else if (!strcmp(arg, "remount-ro"))
-		ctl->errors_behavior = EXT2_ERRORS_RO;
-	else if (!strcmp(arg, "panic"))
-		ctl->errors_behavior = EXT2_ERRORS_PANIC;
-	else
+	o->errors_behavior = mkfs_errors_by_name(arg);
+	if (!o->errors_behavior)
 		return report_usage(CMD, "invalid error behaviour '%s'", arg);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_group_opt(struct mkfs_ctl *ctl, int c, const char *arg)
+static int parse_group_opt(struct mkfs_opts *o, int c, const char *arg)
 {
 	unsigned long v;
 	int rc = parse_ulong(c == 'g' ? "blocks per group" : "flex_bg size",
 			     arg, &v);
 
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	if (c == 'g') {
 		if (v % 8 || v > 0xffffffffUL)
 			return report_usage(CMD, "blocks per group must be a "
 					    "multiple of 8: '%s'", arg);
-		ctl->blocks_per_group = (unsigned int)v;
+		o->blocks_per_group = (unsigned int)v;
 	} else {
 		if (!v || (v & (v - 1)) || v > (1UL << 31))
 			return report_usage(CMD, "flex_bg size must be a "
 					    "power of 2 up to 2^31: '%s'", arg);
-		ctl->flex_bg_size = v;
+		o->flex_bg_size = v;
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-static int parse_small(struct mkfs_ctl *ctl, int c, const char *arg)
+static int parse_small(struct mkfs_opts *o, int c, const char *arg)
 {
 	unsigned long v;
 	uuid_t uu;
-	int rc = -1;
+	int rc = EXT4DEV_CONTINUE;
 
 	switch (c) {
 	case 'I':
 		rc = parse_ulong("inode size", arg, &v);
-		ctl->inode_size = v > UINT_MAX ? UINT_MAX : (unsigned int)v;
+		o->inode_size = v > UINT_MAX ? UINT_MAX : (unsigned int)v;
 		break;
 	case 'N':
 		rc = parse_ulong("number of inodes", arg, &v);
-		ctl->num_inodes = v;
+		o->num_inodes = v;
 		break;
 	case 'L':
-		ctl->label = arg;
+		o->label = arg;
 		if (strlen(arg) > EXT2_LABEL_LEN)
-			fprintf(stderr, "ext4dev: warning: label '%s' is "
-				"longer than %d bytes; it is truncated\n",
-				arg, EXT2_LABEL_LEN);
+			report_warn(NULL, "label '%s' is longer than %d bytes; "
+				    "it is truncated", arg, EXT2_LABEL_LEN);
 		break;
 	case 'U':
-		if (strcasecmp(arg, "clear") && strcasecmp(arg, "null") &&
-		    strcasecmp(arg, "random") && strcasecmp(arg, "time") &&
-		    uuid_parse(arg, uu))
+		if (!mkfs_uuid_by_name(arg) && uuid_parse(arg, uu))
 			return report_usage(CMD, "invalid UUID '%s'", arg);
-		ctl->uuid = arg;
+		o->uuid = arg;
 		break;
 	}
 	return rc;
@@ -243,92 +219,92 @@ static int parse_once(const char **slot, const char *arg, int c)
 		return report_usage(CMD, "the -%c option may only be used "
 				    "once", c);
 	*slot = arg;
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-/* Options that take no argument; -2 when @c is not one of them. */
-static int parse_switch(struct mkfs_ctl *ctl, int c)
+/* Options that take no argument; EXT4DEV_NOT_MINE for any other. */
+static int parse_switch(struct mkfs_opts *o, int c)
 {
 	switch (c) {
 	case 'j':
-		if (!ctl->journal_size)
-			ctl->journal_size = -1;
-		if (!ctl->journal_fc_size)
-			ctl->journal_fc_size = -1;
-		return -1;
+		if (!o->journal_size)
+			o->journal_size = -1;
+		if (!o->journal_fc_size)
+			o->journal_fc_size = -1;
+		return EXT4DEV_CONTINUE;
 	case 'F':
-		ctl->force = true;
-		return -1;
+		o->force = true;
+		return EXT4DEV_CONTINUE;
 	case 'n':
-		ctl->noaction = true;
-		return -1;
+		o->noaction = true;
+		return EXT4DEV_CONTINUE;
 	case 'q':
-		ctl->quiet = true;
-		return -1;
+		o->quiet = true;
+		return EXT4DEV_CONTINUE;
 	case 'v':
-		ctl->verbose = true;
-		return -1;
+		o->verbose = true;
+		return EXT4DEV_CONTINUE;
 	case 'P':
-		ctl->production = true;
-		return -1;
+		o->production = true;
+		return EXT4DEV_CONTINUE;
 	case 'h':
 		return print_help();
 	case 'V':
 		return ext4dev_print_version();
 	}
-	return -2;
+	return EXT4DEV_NOT_MINE;
 }
 
-/* Options with an argument; -2 when @c is not one of them. */
-static int parse_valued(struct mkfs_ctl *ctl, int c, char *arg)
+/* Options with an argument; EXT4DEV_NOT_MINE for any other. */
+static int parse_valued(struct mkfs_opts *o, int c, char *arg)
 {
 	switch (c) {
 	case 'b':
-		return parse_block_size(ctl, arg);
+		return parse_block_size(o, arg);
 	case 'C':
-		return parse_cluster_size(ctl, arg);
+		return parse_cluster_size(o, arg);
 	case 'i':
-		return parse_inode_ratio(ctl, arg);
+		return parse_inode_ratio(o, arg);
 	case 'm':
-		return parse_reserved(ctl, arg);
+		return parse_reserved(o, arg);
 	case 'e':
-		return parse_errors(ctl, arg);
+		return parse_errors(o, arg);
 	case 'g':
 	case 'G':
-		return parse_group_opt(ctl, c, arg);
+		return parse_group_opt(o, c, arg);
 	case 'I':
 	case 'N':
 	case 'L':
 	case 'U':
-		return parse_small(ctl, c, arg);
+		return parse_small(o, c, arg);
 	case 'M':
-		ctl->mount_dir = arg;
-		return -1;
+		o->mount_dir = arg;
+		return EXT4DEV_CONTINUE;
 	case 'O':
-		return append_list(&ctl->features, arg);
+		return append_list(&o->features, arg);
 	case 'E':
-		ctl->ext_opts = arg;	/* as in mke2fs, the last one counts */
-		return -1;
+		o->ext_opts = arg;	/* as in mke2fs, the last one counts */
+		return EXT4DEV_CONTINUE;
 	case 'J':
-		return mkfs_parse_journal_opts(ctl, arg);
+		return mkfs_parse_journal_opts(o, arg);
 	case 't':
-		return parse_once(&ctl->fs_type, arg, c);
+		return parse_once(&o->fs_type, arg, c);
 	case 'T':
-		return parse_once(&ctl->usage_types, arg, c);
+		return parse_once(&o->usage_types, arg, c);
 	case 'W':
-		return fsio_parse_wait(arg, &ctl->wait_secs) ? -1 :
+		return fsio_parse_wait(arg, &o->wait_secs) ? EXT4DEV_CONTINUE :
 		       report_usage(CMD, "invalid --wait seconds '%s'", arg);
 	}
-	return -2;
+	return EXT4DEV_NOT_MINE;
 }
 
-static int parse_one(struct mkfs_ctl *ctl, int c, char **argv)
+static int parse_one(struct mkfs_opts *o, int c, char **argv)
 {
-	int rc = parse_switch(ctl, c);
+	int rc = parse_switch(o, c);
 
-	if (rc == -2)
-		rc = parse_valued(ctl, c, optarg);
-	if (rc != -2)
+	if (rc == EXT4DEV_NOT_MINE)
+		rc = parse_valued(o, c, optarg);
+	if (rc != EXT4DEV_NOT_MINE)
 		return rc;
 	/* mke2fs options we leave out: name them, do not ignore them. */
 	if (c != '?' && c != ':' && strchr("cdDlorsSKRz", c))
@@ -337,30 +313,30 @@ static int parse_one(struct mkfs_ctl *ctl, int c, char **argv)
 	return report_bad_option(CMD, c, argv);
 }
 
-static int parse_operands(struct mkfs_ctl *ctl, int argc, char **argv)
+static int parse_operands(struct mkfs_opts *o, int argc, char **argv)
 {
 	if (optind >= argc)
 		return report_usage(CMD, "no device specified");
-	ctl->device = argv[optind++];
+	o->device = argv[optind++];
 	if (optind < argc)
-		ctl->size_arg = argv[optind++];
+		o->size_arg = argv[optind++];
 	if (optind < argc)
 		return report_usage(CMD, "unexpected argument '%s'",
 				    argv[optind]);
-	if (ctl->size_arg) {
-		int log = ctl->blocksize > 0 ?
-			  __builtin_ctz((unsigned int)ctl->blocksize) - 10 : 0;
+	if (o->size_arg) {
+		int log = o->blocksize > 0 ?
+			  mkfs_log2((unsigned int)o->blocksize) - 10 : 0;
 
-		ctl->fs_blocks = mkfs_parse_num(ctl->size_arg, log);
-		if (!ctl->fs_blocks)
+		o->fs_blocks = mkfs_parse_num(o->size_arg, log);
+		if (!o->fs_blocks)
 			return report_usage(CMD, "invalid size '%s' for "
-					    "'%s'", ctl->size_arg,
-					    ctl->device);
+					    "'%s'", o->size_arg,
+					    o->device);
 	}
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
-int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv)
+int mkfs_parse_args(struct mkfs_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "production", no_argument, NULL, 'P' },
@@ -377,9 +353,9 @@ int mkfs_parse_args(struct mkfs_ctl *ctl, int argc, char **argv)
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
-		rc = parse_one(ctl, c, argv);
-		if (rc >= 0)
+		rc = parse_one(o, c, argv);
+		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}
-	return parse_operands(ctl, argc, argv);
+	return parse_operands(o, argc, argv);
 }

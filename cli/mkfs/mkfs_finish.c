@@ -12,41 +12,32 @@
 #include "mkfs_run.h"
 #include "report.h"
 
-static int fail(const struct mkfs_run *run, errcode_t err, const char *what)
-{
-	return report_failure("'%s': %s (while %s)", run->ctl->device,
-			      error_message(err), what);
-}
-
 static int add_journal(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
 	ext2_filsys fs = run->fs;
 	unsigned int total = run->jp.num_journal_blocks + run->jp.num_fc_blocks;
 	int flags = EXT2_MKJOURNAL_NO_MNT_CHECK;
 	errcode_t err;
 
-	if (!ctl->journal_size && !ext2fs_has_feature_journal(&ctl->param))
-		return -1;
+	if (!run->opts->journal_size && !ext2fs_has_feature_journal(fs->super))
+		return EXT4DEV_CONTINUE;
 	run->overhead += EXT2FS_NUM_B2C(fs, total);
 	if (!run->jp.num_journal_blocks) {
 		/* Too small for one: no journal, and so no orphan file. */
 		ext2fs_clear_feature_journal(fs->super);
 		ext2fs_clear_feature_orphan_file(fs->super);
-		ext2fs_clear_feature_journal(&ctl->param);
-		ext2fs_clear_feature_orphan_file(&ctl->param);
-		return -1;
+		return EXT4DEV_CONTINUE;
 	}
-	if (ctl->lazy_journal_init)
+	if (run->lazy_journal)
 		flags |= EXT2_MKJOURNAL_LAZYINIT;
-	mkfs_step(ctl, "Creating journal (%u blocks): ", total);
+	mkfs_step(run->opts, "Creating journal (%u blocks): ", total);
 	fflush(stdout);
-	err = ext2fs_add_journal_inode3(fs, &run->jp, ctl->journal_blk_loc,
-					flags);
+	err = ext2fs_add_journal_inode3(fs, &run->jp,
+					run->plan->journal_blk_loc, flags);
 	if (err)
-		return fail(run, err, "creating the journal");
-	mkfs_step(ctl, "done\n");
-	return -1;
+		return mkfs_fail(run, err, "creating the journal");
+	mkfs_step(run->opts, "done\n");
+	return EXT4DEV_CONTINUE;
 }
 
 static int add_mmp(struct mkfs_run *run)
@@ -54,14 +45,15 @@ static int add_mmp(struct mkfs_run *run)
 	errcode_t err;
 
 	if (!ext2fs_has_feature_mmp(run->fs->super))
-		return -1;
+		return EXT4DEV_CONTINUE;
 	err = ext2fs_mmp_init(run->fs);
 	if (err)
-		return fail(run, err, "enabling multiple mount protection");
-	mkfs_step(run->ctl, "Multiple mount protection is enabled with "
+		return mkfs_fail(run, err, "enabling multiple mount "
+				 "protection");
+	mkfs_step(run->opts, "Multiple mount protection is enabled with "
 		  "update interval %d seconds.\n",
 		  run->fs->super->s_mmp_update_interval);
-	return -1;
+	return EXT4DEV_CONTINUE;
 }
 
 /* bigalloc: free counts in clusters, per group and in total. */
@@ -100,49 +92,52 @@ static void fix_cluster_counts(ext2_filsys fs)
 
 static int add_orphan_file(struct mkfs_run *run)
 {
-	struct mkfs_ctl *ctl = run->ctl;
-	blk64_t blocks = ctl->orphan_file_blocks;
+	blk64_t blocks = run->plan->orphan_file_blocks;
 	errcode_t err;
 
-	if (!ext2fs_has_feature_orphan_file(&ctl->param))
-		return -1;
-	if (!ext2fs_has_feature_journal(&ctl->param))
+	if (!ext2fs_has_feature_orphan_file(run->fs->super))
+		return EXT4DEV_CONTINUE;
+	if (!ext2fs_has_feature_journal(run->fs->super))
 		return report_failure("'%s': the orphan_file feature needs a "
-				      "journal", ctl->device);
+				      "journal", run->plan->device);
 	if (!blocks)
 		blocks = (blk64_t)ext2fs_default_orphan_file_blocks(run->fs);
 	err = ext2fs_create_orphan_file(run->fs, (blk_t)blocks);
 	if (err)
-		return fail(run, err, "creating the orphan file");
-	return -1;
+		return mkfs_fail(run, err, "creating the orphan file");
+	return EXT4DEV_CONTINUE;
 }
 
 int mkfs_finish(struct mkfs_run *run)
 {
 	ext2_filsys fs = run->fs;
-	errcode_t err;
 	int rc = add_journal(run);
 
-	if (rc < 0)
+	if (rc == EXT4DEV_CONTINUE)
 		rc = add_mmp(run);
-	if (rc >= 0)
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	run->overhead += fs->super->s_first_data_block;
 	fs->super->s_overhead_clusters = (__u32)run->overhead;
-	if (ext2fs_has_feature_bigalloc(&run->ctl->param))
+	if (ext2fs_has_feature_bigalloc(run->fs->super))
 		fix_cluster_counts(fs);
-	rc = mkfs_quota(run);
-	if (rc < 0)
-		rc = add_orphan_file(run);
-	if (rc >= 0)
+	return EXT4DEV_CONTINUE;
+}
+
+int mkfs_close(struct mkfs_run *run)
+{
+	errcode_t err;
+	int rc = add_orphan_file(run);
+
+	if (rc != EXT4DEV_CONTINUE)
 		return rc;
-	mkfs_step(run->ctl, "Writing superblocks and filesystem accounting "
+	mkfs_step(run->opts, "Writing superblocks and filesystem accounting "
 		  "information: ");
-	err = ext2fs_close2(fs, 0);
+	err = ext2fs_close2(run->fs, 0);
 	if (err)
-		return fail(run, err, "writing out and closing the "
+		return mkfs_fail(run, err, "writing out and closing the "
 			    "filesystem");
 	run->fs = NULL;		/* ext2fs_close2() freed it */
-	mkfs_step(run->ctl, "done\n\n");
-	return -1;
+	mkfs_step(run->opts, "done\n\n");
+	return EXT4DEV_CONTINUE;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What mkfs prints: mke2fs's summary (with -v its details), the steps as
- * they finish, and nothing at all with -q.  Progress counters are left
+ * they finish, and nothing at all with -q; and the errors every stage
+ * shares (a conf file's, a libext2fs call's).  Progress counters are left
  * out: output that scripts and logs read stays one line per step.
  */
 #include <stdarg.h>
@@ -11,27 +12,45 @@
 #include <e2p/e2p.h>
 
 #include "mkfs.h"
+#include "mkfs_run.h"
+#include "report.h"
 
-void mkfs_step(const struct mkfs_ctl *ctl, const char *fmt, ...)
+int mkfs_conf_error(const struct mkfs_conf_err *err)
+{
+	if (err->line)
+		return report_failure("'%s': line %d: %s", err->file,
+				      err->line, err->why);
+	return report_failure("'%s': %s", err->file, err->why);
+}
+
+int mkfs_fail(const struct mkfs_run *run, errcode_t err, const char *what)
+{
+	return report_failure("'%s': %s (while %s)", run->plan->device,
+			      error_message(err), what);
+}
+
+void mkfs_step(const struct mkfs_opts *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ctl->quiet)
+	if (o->quiet)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 }
 
-static void show_details(const struct mkfs_ctl *ctl, ext2_filsys fs)
+static void show_details(const struct mkfs_plan *plan, ext2_filsys fs)
 {
 	struct ext2_super_block *s = fs->super;
 	char *os = e2p_os2string((int)s->s_creator_os);
 
-	if (ctl->fs_blocks != ext2fs_blocks_count(s))
-		fprintf(stderr, "ext4dev: warning: %llu blocks unused\n\n",
-			(unsigned long long)(ctl->fs_blocks -
-					     ext2fs_blocks_count(s)));
+	if (plan->fs_blocks != ext2fs_blocks_count(s)) {
+		report_warn(NULL, "%llu blocks unused",
+			    (unsigned long long)(plan->fs_blocks -
+						 ext2fs_blocks_count(s)));
+		fputc('\n', stderr);	/* mke2fs leaves a blank line */
+	}
 	printf("Filesystem label=%.*s\n", EXT2_LEN_STR(s->s_volume_name));
 	printf("OS type: %s\n", os ? os : "(unknown)");
 	free(os);
@@ -48,9 +67,9 @@ static void show_details(const struct mkfs_ctl *ctl, ext2_filsys fs)
 	       100.0 * (double)ext2fs_r_blocks_count(s) /
 	       (double)ext2fs_blocks_count(s));
 	printf("First data block=%u\n", s->s_first_data_block);
-	if (ctl->root_uid || ctl->root_gid)
-		printf("Root directory owner=%u:%u\n", ctl->root_uid,
-		       ctl->root_gid);
+	if (plan->root_uid || plan->root_gid)
+		printf("Root directory owner=%u:%u\n", plan->root_uid,
+		       plan->root_gid);
 	if (s->s_reserved_gdt_blocks)
 		printf("Maximum filesystem blocks=%llu\n",
 		       (unsigned long long)(s->s_reserved_gdt_blocks +
@@ -92,12 +111,13 @@ static void show_backups(ext2_filsys fs)
 	printf("\n\n");
 }
 
-void mkfs_show_stats(const struct mkfs_ctl *ctl, ext2_filsys fs)
+void mkfs_show_stats(const struct mkfs_opts *o, const struct mkfs_plan *plan,
+		     ext2_filsys fs)
 {
 	struct ext2_super_block *s = fs->super;
 
-	if (ctl->verbose)
-		show_details(ctl, fs);
+	if (o->verbose)
+		show_details(plan, fs);
 	else
 		printf("Creating filesystem with %llu %uk blocks and %u "
 		       "inodes\n", (unsigned long long)ext2fs_blocks_count(s),

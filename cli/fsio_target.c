@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkfs's target, through the same module as the flag commands: what the
+ * device is (stat, size, sector sizes), its lock, and pointing a
+ * filesystem built in memory at it.  See fsio.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsio.h"
+
+errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
+			   struct fsio_target *t)
+{
+	int sect = 0, phys = 0;
+	struct stat st;
+	errcode_t err;
+
+	memset(t, 0, sizeof(*t));
+	if (stat(dev->path, &st))
+		return errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return EXT4DEV_ERR_NOT_BLOCK_OR_FILE;
+	t->exists = true;
+	t->is_blk = S_ISBLK(st.st_mode);
+	/* No block allocated: no byte of the file was ever written. */
+	t->all_holes = S_ISREG(st.st_mode) && st.st_blocks == 0;
+	err = ext2fs_get_device_size2(dev->path, (int)blocksize, &t->size);
+	if (!err)
+		err = ext2fs_get_device_sectsize(dev->path, &sect);
+	if (!err)
+		err = ext2fs_get_device_phys_sectsize(dev->path, &phys);
+	if (err)
+		return err;
+	t->sector_size = (unsigned int)sect;
+	t->phys_sector_size = (unsigned int)(phys ? phys : sect);
+	return 0;
+}
+
+errcode_t fsio_lock_target(struct fsio_dev *dev, bool create)
+{
+	int flags = O_RDONLY | O_CLOEXEC | (create ? O_CREAT : 0);
+
+	dev->lock_fd = open(dev->path, flags, 0666);
+	if (dev->lock_fd < 0)
+		return errno;
+	/* Waits like every subcommand; --wait bounds it. */
+	return fsio_lock_fd(dev->lock_fd, LOCK_EX, dev->path, dev->lock_wait);
+}
+
+errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs)
+{
+	io_channel io;
+	char *name;
+	errcode_t err;
+
+	err = unix_io_manager->open(dev->path, IO_FLAG_RW | IO_FLAG_EXCLUSIVE,
+				    &io);
+	if (err)
+		return err == EBUSY ? EXT4DEV_ERR_BUSY : err;
+	err = io_channel_set_blksize(io, fs->blocksize);
+	if (!err)
+		err = ext2fs_get_mem(strlen(dev->path) + 1, &name);
+	if (err) {
+		io_channel_close(io);
+		return err;
+	}
+	strcpy(name, dev->path);
+	ext2fs_free_mem(&fs->device_name);
+	fs->device_name = name;
+	io->app_data = fs;
+	io_channel_close(fs->io);
+	fs->io = io;
+	fs->image_io = io;
+	return 0;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""What the Python tests share: a pass/fail tally, a hash of a sparse
+image's bytes, the offsets of an image's superblock copies, and a byte
+comparison of two images that ignores s_kbytes_written.
+
+The superblock itself is read without libext2fs by test/fault/sbtool.py
+(an oracle independent of the code under test); this module only adds
+what the drivers in test/fault and test/stress each wrote for
+themselves.
+
+  ext4dev_test.py same-bytes A B    exit 0 when the images differ at
+                                    most in s_kbytes_written (and the
+                                    checksum that covers it)
+"""
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+import threading
+
+SB_OFFSET = 1024
+SB_MAGIC = 0xEF53
+KBYTES_WRITTEN = (0x178, 8)     # s_kbytes_written
+CHECKSUM = (0x3FC, 4)           # s_checksum, which covers it
+
+
+class Tally:
+    """Counts checks; a failed one prints 'FAIL: what' at once.  Safe to
+    share between threads (hold .lock to update the extra counters given
+    as keywords, e.g. Tally(cases=0))."""
+
+    def __init__(self, **counters):
+        self.lock = threading.RLock()
+        self.passed = self.failed = 0
+        self.outcomes = {}
+        self.__dict__.update(counters)
+
+    def check(self, ok, what):
+        with self.lock:
+            if ok:
+                self.passed += 1
+            else:
+                self.failed += 1
+                print(f'FAIL: {what}', flush=True)
+        return ok
+
+    def note(self, key):
+        with self.lock:
+            self.outcomes[key] = self.outcomes.get(key, 0) + 1
+
+
+def sparse_hash(path, skip=(0, 0), with_size=False):
+    """sha256 of a sparse file's non-zero 4 KiB blocks and their offsets:
+    the bytes, whatever the host filesystem does with holes, without
+    reading the holes.  Bytes in [skip[0], skip[1]) count as zero; with
+    @with_size the file's length counts too."""
+    h, zero = hashlib.sha256(), bytes(4096)
+    with open(path, 'rb') as f:
+        fd, end, off = f.fileno(), os.fstat(f.fileno()).st_size, 0
+        if with_size:
+            h.update(end.to_bytes(8, 'little'))
+        while off < end:
+            try:
+                off = os.lseek(fd, off, os.SEEK_DATA)
+            except OSError:
+                break
+            hole = os.lseek(fd, off, os.SEEK_HOLE)
+            f.seek(off)
+            while off < hole:
+                block = f.read(min(4096, hole - off))
+                lo, hi = max(skip[0], off), min(skip[1], off + len(block))
+                if lo < hi:
+                    block = bytearray(block)
+                    block[lo - off:hi - off] = bytes(hi - lo)
+                if block != zero[:len(block)]:
+                    h.update(off.to_bytes(8, 'little') + block)
+                off += len(block)
+    return h.hexdigest()
+
+
+def superblock_offsets(img):
+    """Byte offsets of every superblock copy dumpe2fs lists, the primary
+    (1024) first, then the backups in block order."""
+    out = subprocess.run(['dumpe2fs', img], capture_output=True,
+                         text=True).stdout
+    bs = int(out.split('Block size:')[1].split()[0])
+    offs = [SB_OFFSET]
+    for line in out.splitlines():
+        if 'Backup superblock at' in line:
+            offs.append(int(line.split('Backup superblock at ')[1]
+                            .split(',')[0]) * bs)
+    return offs
+
+
+def _geometry(raw):
+    """(block size, first data block, blocks per group, block count)."""
+    log_bs, = struct.unpack_from('<I', raw, 0x18)
+    first, = struct.unpack_from('<I', raw, 0x14)
+    bpg, = struct.unpack_from('<I', raw, 0x20)
+    lo, = struct.unpack_from('<I', raw, 0x04)
+    hi, = struct.unpack_from('<I', raw, 0x150)
+    return 1024 << log_bs, first, bpg, lo | hi << 32
+
+
+def _copy_offsets(f):
+    """Where a superblock copy may be: the primary and the first block of
+    every group that has the magic there."""
+    f.seek(SB_OFFSET)
+    raw = f.read(1024)
+    bs, first, bpg, blocks = _geometry(raw)
+    offs = [SB_OFFSET]
+    for start in range(first + bpg, blocks, bpg):
+        f.seek(start * bs + 0x38)
+        if struct.unpack('<H', f.read(2) or b'\0\0')[0] == SB_MAGIC:
+            offs.append(start * bs)
+    return offs
+
+
+def same_bytes_but_kbytes(a, b):
+    """None when @a and @b hold the same bytes but for s_kbytes_written
+    and s_checksum in their superblock copies; else the first other
+    offset where they differ."""
+    with open(a, 'rb') as fa, open(b, 'rb') as fb:
+        if os.fstat(fa.fileno()).st_size != os.fstat(fb.fileno()).st_size:
+            return -1
+        masked = set()
+        for off in _copy_offsets(fa):
+            for field, n in (KBYTES_WRITTEN, CHECKSUM):
+                masked.update(range(off + field, off + field + n))
+        fa.seek(0)
+        fb.seek(0)
+        pos = 0
+        while True:
+            x, y = fa.read(1 << 20), fb.read(1 << 20)
+            if not x:
+                return None
+            if x != y:
+                for i in range(len(x)):
+                    if x[i] != y[i] and pos + i not in masked:
+                        return pos + i
+            pos += len(x)
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == 'same-bytes':
+        diff = same_bytes_but_kbytes(sys.argv[2], sys.argv[3])
+        if diff is None:
+            return 0
+        print(f'first difference at byte {diff}' if diff >= 0 else
+              'sizes differ', file=sys.stderr)
+        return 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main())
