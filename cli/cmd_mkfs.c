@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "e2fsck_conf.h"
 #include "exitcodes.h"
 #include "fsio.h"
 #include "mkfs.h"
@@ -165,8 +166,11 @@ int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 
 	mkfs_ctl_init(&ctl);
 	rc = mkfs_parse_args(&ctl, argc, argv);
-	if (rc < 0)
+	if (rc < 0) {
 		rc = run_mkfs(&ctl);
+		if (rc == EXT4DEV_EXIT_OK && !ctl.production && !ctl.quiet)
+			e2fsck_conf_warn();
+	}
 	mkfs_ctl_free(&ctl);
 	return rc;
 }
