@@ -169,6 +169,21 @@ check "fsck -t ext4dev -p: 0" expect_rc 0 env PATH="$BIN:$PATH" fsck -t ext4dev 
 check "fsck -t ext4dev kept the flag" flagged "$WORK/u.img"
 check "fsck -p (type from blkid): 0" expect_rc 0 env PATH="$BIN:$PATH" fsck -p -f "$WORK/u.img"
 check "fsck -p (type from blkid) ran fsck.ext4dev" flagged "$WORK/u.img"
+# With the device in fstab, fsck takes the checker from the entry's type
+# (systemd-fsck only asks whether fsck.<blkid type> exists, then runs
+# fsck): an ext4 entry clears the flag, an ext4dev entry keeps it.
+"$EXT4DEV" mark-test -q "$WORK/u.img"
+echo "$WORK/u.img /mnt/u ext4 defaults 0 2" >"$WORK/fstab.ext4"
+echo "$WORK/u.img /mnt/u ext4dev defaults 0 2" >"$WORK/fstab.ext4dev"
+check "fstab type ext4dev: fsck -a runs fsck.ext4dev" expect_rc 0 \
+	env FSTAB_FILE="$WORK/fstab.ext4dev" PATH="$BIN:$PATH" fsck -a -V "$WORK/u.img"
+check "fstab type ext4dev: its command line" grep -q "\] fsck.ext4dev -a $WORK/u.img" "$WORK/out"
+check "fstab type ext4dev: flag kept" flagged "$WORK/u.img"
+check "fstab type ext4: fsck -a runs fsck.ext4" expect_rc 0 \
+	env FSTAB_FILE="$WORK/fstab.ext4" PATH="$BIN:$PATH" fsck -a -V "$WORK/u.img"
+check "fstab type ext4: its command line" grep -q "\] fsck.ext4 -a $WORK/u.img" "$WORK/out"
+check "fstab type ext4: flag cleared" bash -c '! dumpe2fs -h "$0" 2>/dev/null | grep -qw test_filesystem' "$WORK/u.img"
+"$EXT4DEV" mark-test -q "$WORK/u.img"
 if [ ! -e /sbin/fsck.ext4dev ] && ! command -v fsck.ext4dev >/dev/null; then
 	check "control: fsck -t ext4dev without it fails" expect_rc 8 fsck -t ext4dev -p "$WORK/u.img"
 fi
