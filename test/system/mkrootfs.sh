@@ -12,6 +12,8 @@
 #          then mke2fs -d.  Every run: about a second.
 #
 # usage: mkrootfs.sh --build BUILD_DIR --out IMAGE
+#                    [--packages-extra P1,P2] [--add SRC_DIR:/DEST]...
+# (test/fstests/ adds fstests' runtime packages and the built fstests.)
 # exit: 0, 77 (cannot run here, and why), 1 (failed)
 set -euo pipefail
 
@@ -22,19 +24,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 # What the guest needs: systemd as PID 1 with udev (LABEL= in fstab,
 # ID_FS_TYPE for systemd-fsck), e2fsprogs (e2fsck, fsck.ext4), util-linux
 # (fsck, mount).  Our binary's libraries come with e2fsprogs/util-linux.
-readonly PACKAGES=systemd-sysv,udev,e2fsprogs,util-linux,mount
+PACKAGES=systemd-sysv,udev,e2fsprogs,util-linux,mount
 readonly SUITE=bookworm
 readonly IMAGE_SIZE=1G
 rootfs_cache=$kernel_cache/rootfs
 
 usage() {
-	echo "usage: ${0##*/} --build BUILD_DIR --out IMAGE" >&2
+	echo "usage: ${0##*/} --build BUILD_DIR --out IMAGE [--packages-extra LIST] [--add SRC:/DEST]..." >&2
 	exit 2
 }
 
 cache_key() {
 	{
 		echo "arch $(dpkg --print-architecture)"
+		echo "packages $PACKAGES"
 		sha256sum <"$0"
 	} | sha256sum | cut -c1-16
 }
@@ -104,12 +107,15 @@ EOF
 stage=""
 
 main() {
-	local build="" out="" key base start=$EPOCHREALTIME
+	local build="" out="" key base start=$EPOCHREALTIME add
+	local -a adds=()
 
 	while (($#)); do
 		case $1 in
 		--build) build=${2:?}; shift ;;
 		--out) out=${2:?}; shift ;;
+		--packages-extra) PACKAGES+=,${2:?}; shift ;;
+		--add) adds+=("${2:?}"); shift ;;
 		*) usage ;;
 		esac
 		shift
@@ -134,6 +140,10 @@ main() {
 	cp -al "$base/." "$stage/"
 	flock -u 9
 	populate "$stage" "$build"
+	for add in "${adds[@]}"; do
+		mkdir -p "$stage/${add#*:}"
+		cp -a "${add%%:*}/." "$stage/${add#*:}/"
+	done
 	rm -f "$out"
 	truncate -s "$IMAGE_SIZE" "$out"
 	mke2fs -q -F -t ext4 -L root -d "$stage" "$out" >/dev/null ||

@@ -6,7 +6,9 @@
 #
 # usage: run-boot.sh --kernel BZIMAGE --rootfs IMAGE --boot 1 --out DIR
 #        run-boot.sh --kernel BZIMAGE --disks-from DIR1 --boot 2 --out DIR
+#        run-boot.sh --kernel BZIMAGE --rootfs IMAGE --boot fstests --out DIR
 #                    [--expect "NAME..."] [--timeout SECONDS]
+# (fstests: blank "test" and "scratch" disks, for test/fstests/run.sh)
 #
 # --out DIR gets console.log (ttyS0: kernel and systemd), results.ktap
 # (ttyS1), host.ktap, boot.status, qemu.cmd, disks/.  Each check is then
@@ -47,10 +49,23 @@ EOF
 		die "could not break '$img'"
 }
 
+# The disks of each boot, in order (vda, vdb, ...); serial = role.
+roles() {
+	if [[ $boot == fstests ]]; then
+		echo root test scratch
+	else
+		echo root scratch scratch4 plain control
+	fi
+}
+
 make_disks() {
 	local d=$out/disks
 
 	cp --sparse=always "$rootfs" "$d/root.img"
+	if [[ $boot == fstests ]]; then
+		truncate -s 4G "$d/test.img" "$d/scratch.img"
+		return
+	fi
 	broken_flagged "$d/scratch.img" scratch
 	broken_flagged "$d/scratch4.img" scratch4
 	truncate -s "${DISK_MB}M" "$d/plain.img"
@@ -65,6 +80,8 @@ qemu_args() {
 	append+="${ROOTFSTYPE:+ rootfstype=$ROOTFSTYPE}"
 	append+=" systemd.unit=ext4dev-system.target ext4dev.boot=$boot"
 	append+=" systemd.show_status=1"
+	# fstests formats and mounts its own disks: none of the fstab's.
+	[[ $boot == fstests ]] && append+=" fstab=no"
 	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
 	printf '%s\n' -accel tcg -cpu max -m 512M -smp 1 -nodefaults -no-reboot \
 		-display none -monitor none \
@@ -72,7 +89,7 @@ qemu_args() {
 		-kernel "$kernel" -append "$append" \
 		-serial "file:$out/console.log" -serial "file:$out/results.ktap"
 	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
-	for role in root scratch scratch4 plain control; do
+	for role in $(roles); do
 		n=$((n + 1))
 		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw" \
 			-device "virtio-blk-pci,drive=d$n,serial=$role"
@@ -158,7 +175,7 @@ main() {
 		esac
 		shift
 	done
-	[[ -n $kernel && -n $out && $boot =~ ^[12]$ ]] || { echo "usage: see ${0##*/}" >&2; exit 2; }
+	[[ -n $kernel && -n $out && $boot =~ ^(1|2|fstests)$ ]] || { echo "usage: see ${0##*/}" >&2; exit 2; }
 	rm -rf "$out"
 	mkdir -p "$out/disks"
 	command -v qemu-system-x86_64 >/dev/null ||
@@ -168,14 +185,14 @@ main() {
 			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
 		die "no kernel '$kernel' (kernel/build.sh makes it)"
 	fi
-	if [[ $boot == 1 ]]; then
+	if [[ $boot != 2 ]]; then
 		[[ -f $rootfs ]] || skip_boot "no root image '$rootfs' (the system.rootfs test makes it; it needs mmdebstrap)"
 		make_disks
 	else
 		[[ -f $from/../boot.status ]] || die "no first boot in '$from'"
 		[[ $(<"$from/../boot.status") == ok ]] ||
 			skip_boot "the first boot did not work: $(<"$from/../boot.status")"
-		for role in root scratch scratch4 plain control; do
+		for role in $(roles); do
 			cp --sparse=always "$from/$role.img" "$out/disks/"
 		done
 	fi
