@@ -50,6 +50,25 @@ CONF
 		fi
 	done
 	umount /mnt/test /mnt/scratch 2>/dev/null || true
+	expect_own_type "$fstyp" "$test_dev"
+}
+
+# The two runs really differ where they should: ext4dev's TEST_DEV
+# carries the flag (mkfs.ext4dev made it, fsck.ext4dev checked it after
+# every test and kept it) and mounts as ext4dev; ext4's does not.  (The
+# scratch disk is whatever the last test left on it.)
+expect_own_type() {
+	local fstyp=$1 state=production
+
+	shift
+	[ "$fstyp" = ext4dev ] && state=test
+	ext4dev show-flags --check "$state" "$@" ||
+		fail "$fstyp run: $* not in state $state: $(ext4dev show-flags "$@")"
+	mount -t "$fstyp" "$1" /mnt/test || fail "mount -t $fstyp $1 failed"
+	[ "$(findmnt -n -o FSTYPE /mnt/test)" = "$fstyp" ] ||
+		fail "$1 mounted as $(findmnt -n -o FSTYPE /mnt/test)"
+	umount /mnt/test
+	echo "$fstyp run: $* in state $state, mounted as $fstyp"
 }
 
 t_fstests_ext4() {
