@@ -8,7 +8,7 @@
 #          archive this machine's apt already uses.  Cached outside the
 #          repository under a hash of its inputs (this script, hence the
 #          package list, and the architecture), like kernel/build.sh.
-#   image  a hard-linked copy of the base + the tool + guest/ + fstab,
+#   image  a hard-linked (else plain) copy of the base + the tool + guest/ + fstab,
 #          then mke2fs -d.  Every run: about a second.
 #
 # usage: mkrootfs.sh --build BUILD_DIR --out IMAGE
@@ -137,7 +137,12 @@ main() {
 	fi
 	stage=$(mktemp -d "$(dirname "$out")/rootfs.XXXXXX")
 	trap 'rm -rf "$stage"' EXIT
-	cp -al "$base/." "$stage/"
+	# Hard links where the cache and the image share a filesystem.
+	if ! cp -al "$base/." "$stage/" 2>/dev/null; then
+		rm -rf "$stage"
+		mkdir "$stage"
+		cp -a "$base/." "$stage/"
+	fi
 	flock -u 9
 	populate "$stage" "$build"
 	for add in "${adds[@]}"; do
