@@ -10,6 +10,7 @@
 
 #include "cmd_mark.h"
 #include "commands.h"
+#include "e2fsck_conf.h"
 #include "exitcodes.h"
 #include "fsio.h"
 #include "report.h"
@@ -190,5 +191,7 @@ int cmd_mark(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	rc = EXT4DEV_EXIT_OK;
 	for (int i = 0; i < ctl.ndevices; i++)
 		rc = ext4dev_exit_worst(rc, mark_one(&ctl, ctl.devices[i]));
+	if (ctl.set && !ctl.quiet && rc == EXT4DEV_EXIT_OK)
+		e2fsck_conf_warn();
 	return rc;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The dispatcher: pick a subcommand from the name we were called by
- * (mkfs.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
+ * (mkfs.ext4dev, fsck.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
  * the rest.  No filesystem code lives here.
  */
 #include <errno.h>
@@ -23,6 +23,8 @@ const struct ext4dev_cmd ext4dev_commands[] = {
 	  "clear the test_filesystem flag" },
 	{ "mkfs", cmd_mkfs, 0,
 	  "make an ext4 filesystem with the test_filesystem flag set" },
+	{ "fsck", cmd_fsck, 0,
+	  "run e2fsck so that it keeps the test_filesystem flag" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -34,7 +36,10 @@ static const struct ext4dev_cmd *find_command(const char *name)
 	return NULL;
 }
 
-/* "mkfs.ext4dev" runs mkfs; "ext4dev-show-flags" runs show-flags. */
+/*
+ * "mkfs.ext4dev" runs mkfs, "fsck.ext4dev" fsck; "ext4dev-show-flags"
+ * runs show-flags.
+ */
 static const char *command_from_argv0(const char *argv0)
 {
 	const char *base = strrchr(argv0, '/');
@@ -42,6 +47,8 @@ static const char *command_from_argv0(const char *argv0)
 	base = base ? base + 1 : argv0;
 	if (!strcmp(base, "mkfs.ext4dev"))
 		return "mkfs";
+	if (!strcmp(base, "fsck.ext4dev"))
+		return "fsck";
 	if (!strncmp(base, "ext4dev-", 8))
 		return base + 8;
 	return NULL;

@@ -1,14 +1,10 @@
 # The Debian package: `cpack -G DEB` in the build tree makes
 # ext4dev_<version>_<arch>.deb.  Besides what the targets install
-# (/usr/sbin/ext4dev, the mkfs.ext4dev link, the man pages) it carries
-# the bash completion and /usr/share/doc/ext4dev/{copyright,README.md,
-# changelog.gz}.  Depends comes from the binary's shared libraries
+# (/usr/sbin/ext4dev, the mkfs.ext4dev and fsck.ext4dev links, the man
+# pages) it carries the bash completion and
+# /usr/share/doc/ext4dev/{copyright,README.md,changelog.gz}.  Depends comes from the binary's shared libraries
 # (dpkg-shlibdeps), so it follows whatever libext2fs/libblkid it was
 # built against.  test/package/deb.sh builds, lints and runs it.
-#
-# fsck.ext4dev: the fsck personality lands on another branch; its link
-# belongs next to mkfs.ext4dev's install rule in cli/CMakeLists.txt,
-# and then it is packaged with no change here.
 include(GNUInstallDirs)
 
 set(EXT4DEV_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/ext4dev)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "e2fsck_conf.h"
 #include "exitcodes.h"
 #include "fsio.h"
 #include "mkfs.h"
@@ -178,6 +179,8 @@ int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	dev.lock_wait = &wait;
 	if (rc == EXT4DEV_CONTINUE)
 		rc = mkfs_pipeline(&o, &dev);
+	if (rc == EXT4DEV_EXIT_OK && !o.production && !o.quiet)
+		e2fsck_conf_warn();
 	fsio_release(&dev);
 	mkfs_opts_free(&o);
 	return rc;

@@ -19,8 +19,10 @@ check "named ext4dev_<version>_<arch>.deb" [ -f "$DEB" ]
 
 dpkg-deb -c "$DEB" | awk '{print $6 ($7 ? " " $7 " " $8 : "")}' >"$WORK/contents"
 for path in ./usr/sbin/ext4dev "./usr/sbin/mkfs.ext4dev -> ext4dev" \
+	"./usr/sbin/fsck.ext4dev -> ext4dev" \
 	./usr/share/man/man8/ext4dev.8.gz \
 	"./usr/share/man/man8/mkfs.ext4dev.8.gz -> ext4dev.8.gz" \
+	"./usr/share/man/man8/fsck.ext4dev.8.gz -> ext4dev.8.gz" \
 	./usr/share/bash-completion/completions/ext4dev \
 	"./usr/share/bash-completion/completions/mkfs.ext4dev -> ext4dev" \
 	./usr/share/doc/ext4dev/copyright ./usr/share/doc/ext4dev/README.md \
@@ -55,8 +57,11 @@ check "show-flags from the package = dumpe2fs -h" [ \
 	"$("$BIN/ext4dev" show-flags "$WORK/p.img" | sed 's/ *$//')" = \
 	"$(dumpe2fs_flags "$WORK/p.img")" ]
 check "... and the flag is set" grep -q test_filesystem <(dumpe2fs_flags "$WORK/p.img")
+check "fsck.ext4dev -p from the package keeps the flag" bash -c \
+	'"$0" -fp "$1" >/dev/null && "$2" show-flags --check test "$1"' \
+	"$BIN/fsck.ext4dev" "$WORK/p.img" "$BIN/ext4dev"
 if command -v man >/dev/null; then
-	for page in ext4dev mkfs.ext4dev; do
+	for page in ext4dev mkfs.ext4dev fsck.ext4dev; do
 		check "man page $page renders" bash -c \
 			'man -l "$0" 2>&1 >/dev/null | grep -q . && exit 1; man -l "$0" | grep -q "mark-test"' \
 			"$ROOT/usr/share/man/man8/$page.8.gz"

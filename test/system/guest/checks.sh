@@ -1,0 +1,81 @@
+#!/bin/bash
+# The checks of one boot of the Debian guest, run by ext4dev-checks.service
+# once the fstab mounts are done (or failed).  KTAP goes to ttyS1, the
+# verdict leaves through isa-debug-exit: 0x10 all ok (QEMU exits 33), 0x11
+# some check failed (35).  Which boot this is comes from the kernel
+# command line: ext4dev.boot=1 or 2.  Disks are found by the serial the
+# host gave them (see test/system/run-boot.sh).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
+here=/usr/lib/ext4dev-system
+# shellcheck source=test/system/guest/scenarios.sh
+. "$here/scenarios.sh"
+
+cmdline_value() {
+	tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
+}
+
+# One KTAP line per check; a check is a function t_<name> run in a
+# subshell with set -e, its output passed on as "# ..." lines.
+run_suite() {
+	local n=0 failed=0 name log status reason
+
+	echo "KTAP version 1"
+	echo "1..$#"
+	for name in "$@"; do
+		n=$((n + 1))
+		log=/run/ext4dev-$name.log
+		(set -e; "t_$name") >"$log" 2>&1
+		status=$?
+		sed 's/^/# /' "$log"
+		if [ "$status" = 0 ]; then
+			echo "ok $n $name"
+		else
+			reason=$(grep '^FAIL: ' "$log" | tail -n 1)
+			echo "not ok $n $name # ${reason:-exited with status $status}"
+			failed=1
+		fi
+	done
+	return $failed
+}
+
+# Leave the disks clean for the host's e2fsck and for the next boot:
+# QEMU ends the moment the verdict is written.
+settle() {
+	umount /mnt/scratch /mnt/scratch4 /mnt/plain 2>/dev/null || true
+	journalctl --relinquish-var 2>/dev/null || true
+	sync
+	mount -o remount,ro / 2>/dev/null || true
+	sync
+}
+
+finish() {
+	local value=16
+
+	[ "$1" = 0 ] || value=17
+	# shellcheck disable=SC2059 # the format is the octal escape
+	printf "\\$(printf %o $value)" |
+		dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	# Not reached when QEMU has the device.
+	systemctl poweroff --force --force
+}
+
+boot=$(cmdline_value ext4dev.boot)
+case $boot in
+1) tests=$BOOT1_TESTS ;;
+2) tests=$BOOT2_TESTS ;;
+*)
+	# Another harness's suite on this guest (test/fstests/ adds one).
+	if [ -f "$here/suite-$boot.sh" ]; then
+		# shellcheck source=/dev/null
+		. "$here/suite-$boot.sh"
+		tests=$SUITE_TESTS
+	else
+		tests=unknown_boot
+	fi
+	;;
+esac
+# shellcheck disable=SC2086 # a list of names
+run_suite $tests | tee /dev/ttyS1
+status=${PIPESTATUS[0]}
+settle
+finish "$status"

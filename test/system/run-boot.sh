@@ -1,0 +1,227 @@
+#!/bin/bash
+# Boot the Debian guest of test/system/ once: the patched bzImage, no
+# initramfs, systemd as PID 1 on the root image from mkrootfs.sh, to
+# ext4dev-system.target, whose service runs guest/scenarios.sh and
+# reports KTAP on ttyS1.  Then judge the boot the way test/qemu does.
+#
+# usage: run-boot.sh --kernel BZIMAGE --rootfs IMAGE --boot 1 --out DIR
+#        run-boot.sh --kernel BZIMAGE --disks-from DIR1 --boot 2 --out DIR
+#        run-boot.sh --kernel BZIMAGE --rootfs IMAGE --boot fstests --out DIR
+#                    [--expect "NAME..."] [--timeout SECONDS]
+# (fstests: blank "test" and "scratch" disks, for test/fstests/run.sh)
+#
+# --out DIR gets console.log (ttyS0: kernel and systemd), results.ktap
+# (ttyS1), host.ktap, boot.status, qemu.cmd, disks/.  Each check is then
+# one CTest result through test/qemu/check.sh DIR NAME.  Exit 0 when the
+# boot itself worked (a verdict, no Oops/BUG/WARNING/panic, a complete
+# report), 77 when it cannot run here.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=kernel/lib.sh
+. "$here/../../kernel/lib.sh"
+# shellcheck source=kernel/console.sh
+. "$here/../../kernel/console.sh"
+
+readonly EXIT_PASS=33 EXIT_FAIL=35
+readonly DISK_MB=32
+# No rootfstype= by default: the kernel probes the root's type itself,
+# as a real machine does, so scenario 1 also shows that the probe (ext4
+# before ext4dev) logs no gate line.  EXT4DEV_SYSTEM_ROOTFSTYPE=ext4
+# names the type instead.
+readonly ROOTFSTYPE=${EXT4DEV_SYSTEM_ROOTFSTYPE-}
+
+# A flagged disk with the error e2fsck -p repairs: a link count of 5 on a
+# file with one name, and the state "not clean" so preen checks it.
+broken_flagged() {
+	local img=$1 label=$2
+
+	truncate -s "${DISK_MB}M" "$img"
+	mke2fs -q -F -t ext4 -E test_fs -L "$label" "$img" >/dev/null
+	echo "written by the host" >"$out/hello"
+	debugfs -w -f - "$img" >/dev/null 2>&1 <<EOF
+write $out/hello hello
+sif hello links_count 5
+ssv state 0
+EOF
+	rm -f "$out/hello"
+	[[ $(debugfs -R "stat hello" "$img" 2>/dev/null) == *"Links: 5"* ]] ||
+		die "could not break '$img'"
+}
+
+# The disks of each boot, in order (vda, vdb, ...); serial = role.
+roles() {
+	if [[ $boot == fstests ]]; then
+		echo root test scratch
+	else
+		echo root scratch scratch4 plain control
+	fi
+}
+
+make_disks() {
+	local d=$out/disks
+
+	cp --sparse=always "$rootfs" "$d/root.img"
+	if [[ $boot == fstests ]]; then
+		truncate -s 4G "$d/test.img" "$d/scratch.img"
+		return
+	fi
+	broken_flagged "$d/scratch.img" scratch
+	broken_flagged "$d/scratch4.img" scratch4
+	truncate -s "${DISK_MB}M" "$d/plain.img"
+	mke2fs -q -F -t ext4 -L plain "$d/plain.img" >/dev/null
+	broken_flagged "$d/control.img" control
+}
+
+qemu_args() {
+	local role n=0 append
+
+	append="console=ttyS0 root=/dev/vda rw panic=-1 kunit.enable=0"
+	append+="${ROOTFSTYPE:+ rootfstype=$ROOTFSTYPE}"
+	append+=" systemd.unit=ext4dev-system.target ext4dev.boot=$boot"
+	append+=" systemd.show_status=1"
+	# fstests formats and mounts its own disks: none of the fstab's.
+	[[ $boot == fstests ]] && append+=" fstab=no"
+	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
+	printf '%s\n' -accel tcg -cpu max -m 512M -smp 1 -nodefaults -no-reboot \
+		-display none -monitor none \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-kernel "$kernel" -append "$append" \
+		-serial "file:$out/console.log" -serial "file:$out/results.ktap"
+	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	for role in $(roles); do
+		n=$((n + 1))
+		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw" \
+			-device "virtio-blk-pci,drive=d$n,serial=$role"
+	done
+}
+
+ktap() {
+	tr -d '\r' <"$out/results.ktap"
+}
+
+check_report() {
+	local plan results names want
+
+	[[ -s $out/results.ktap ]] || { echo "no KTAP report from the guest"; return 1; }
+	plan=$(ktap | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -n1)
+	[[ -n $plan ]] || { echo "the KTAP report has no plan"; return 1; }
+	results=$(ktap | grep -cE '^(not )?ok [0-9]+ ' || true)
+	((results == plan)) ||
+		{ echo "the plan announces $plan checks, the report has $results"; return 1; }
+	[[ -n $expect ]] || return 0
+	names=$(ktap | sed -nE 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/p' | sort | xargs)
+	want=$(xargs -n1 <<<"$expect" | sort | xargs)
+	[[ $names == "$want" ]] ||
+		{ echo "the report's checks ($names) are not the expected ones ($want)"; return 1; }
+}
+
+# After boot 1: what the guest left on the data disks is consistent.
+host_checks() {
+	local role bad=""
+
+	echo "KTAP version 1"
+	echo "1..1"
+	for role in scratch scratch4 plain control; do
+		e2fsck -fn "$out/disks/$role.img" >"$out/disks/$role.e2fsck" 2>&1 ||
+			bad+=" $role"
+	done
+	if [[ -z $bad ]]; then
+		echo "ok 1 disks_clean"
+	else
+		echo "not ok 1 disks_clean # e2fsck -fn reports problems on:$bad (see $out/disks/*.e2fsck)"
+	fi
+}
+
+judge_boot() {
+	local status=$1 trouble why
+
+	case $status in
+	"$EXIT_PASS" | "$EXIT_FAIL") ;;
+	124 | 137) echo "timeout: QEMU still running after $limit s"; return 1 ;;
+	0) echo "no verdict from the guest: it rebooted (panic, or PID 1 died)"; return 1 ;;
+	*) echo "QEMU failed with exit status $status"; return 1 ;;
+	esac
+	trouble=$(kernel_log_trouble "$out/console.log")
+	[[ -z $trouble ]] || { printf 'the kernel is in trouble:\n%s\n' "$trouble"; return 1; }
+	why=$(check_report) || { echo "$why"; return 1; }
+	if ktap | grep -qE '^not ok [0-9]'; then
+		[[ $status == "$EXIT_FAIL" ]] || { echo "a check failed but the guest reported success"; return 1; }
+	else
+		[[ $status == "$EXIT_PASS" ]] || { echo "the guest reported failure but every check is ok"; return 1; }
+	fi
+}
+
+skip_boot() {
+	echo "skip: $*" >"$out/boot.status"
+	skip "$*"
+}
+
+main() {
+	local status=0 start secs why from="" role
+	local -a qemu
+
+	kernel="" rootfs="" boot="" out="" expect="" limit=${EXT4DEV_SYSTEM_TIMEOUT:-180}
+	while (($#)); do
+		case $1 in
+		--kernel) kernel=${2:?}; shift ;;
+		--rootfs) rootfs=${2:?}; shift ;;
+		--disks-from) from=${2:?}; shift ;;
+		--boot) boot=${2:?}; shift ;;
+		--out) out=${2:?}; shift ;;
+		--expect) expect=${2?}; shift ;;
+		--timeout) limit=${2:?}; shift ;;
+		*) echo "usage: see the head of ${0##*/}" >&2; exit 2 ;;
+		esac
+		shift
+	done
+	[[ -n $kernel && -n $out && $boot =~ ^(1|2|fstests)$ ]] || { echo "usage: see ${0##*/}" >&2; exit 2; }
+	rm -rf "$out"
+	mkdir -p "$out/disks"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+	if [[ ! -f $kernel ]]; then
+		[[ -r $kernel_tarball ]] ||
+			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
+		die "no kernel '$kernel' (kernel/build.sh makes it)"
+	fi
+	if [[ $boot != 2 ]]; then
+		[[ -f $rootfs ]] || skip_boot "no root image '$rootfs' (the system.rootfs test makes it; it needs mmdebstrap)"
+		make_disks
+	else
+		[[ -f $from/../boot.status ]] || die "no first boot in '$from'"
+		[[ $(<"$from/../boot.status") == ok ]] ||
+			skip_boot "the first boot did not work: $(<"$from/../boot.status")"
+		for role in $(roles); do
+			cp --sparse=always "$from/$role.img" "$out/disks/"
+		done
+	fi
+	mapfile -t qemu < <(qemu_args)
+	printf '%q ' qemu-system-x86_64 "${qemu[@]}" >"$out/qemu.cmd"
+	echo >>"$out/qemu.cmd"
+
+	start=$EPOCHREALTIME
+	timeout -k 5 "$limit" qemu-system-x86_64 "${qemu[@]}" </dev/null || status=$?
+	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "boot $boot: QEMU exit status $status after $secs s wall"
+	echo "$secs" >"$out/boot.seconds"
+	if [[ $boot == 1 ]]; then
+		host_checks >"$out/host.ktap"
+	else
+		printf 'KTAP version 1\n1..0\n' >"$out/host.ktap"
+	fi
+	ktap | grep -E '^(not )?ok [0-9]' || true
+	grep -E '^(not )?ok [0-9]' "$out/host.ktap" | sed 's/^/host: /' || true
+	if why=$(judge_boot "$status"); then
+		echo ok >"$out/boot.status"
+		echo "boot ok; logs in $out"
+	else
+		echo "not ok: $why" >"$out/boot.status"
+		echo "FAIL: $why" >&2
+		echo "--- last lines of the console ($out/console.log):" >&2
+		tr -d '\r' <"$out/console.log" | tail -n 40 >&2
+		return 1
+	fi
+}
+
+main "$@"
