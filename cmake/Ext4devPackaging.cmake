@@ -12,7 +12,7 @@ set(EXT4DEV_COMPLETIONDIR
 	${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions)
 
 # Debian wants a compressed changelog, reproducibly (gzip -n).
-configure_file(${PROJECT_SOURCE_DIR}/packaging/changelog.in
+configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/changelog.in
 	${PROJECT_BINARY_DIR}/packaging/changelog @ONLY)
 add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/packaging/changelog.gz
 	COMMAND gzip -9nc changelog > changelog.gz
@@ -21,11 +21,11 @@ add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/packaging/changelog.gz
 add_custom_target(ext4dev_changelog ALL
 	DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
 
-install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/deb/copyright
 	${PROJECT_SOURCE_DIR}/README.md
 	${PROJECT_BINARY_DIR}/packaging/changelog.gz
 	DESTINATION ${EXT4DEV_DOCDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/completion/ext4dev.bash
+install(FILES ${PROJECT_SOURCE_DIR}/cli/completion/ext4dev.bash
 	DESTINATION ${EXT4DEV_COMPLETIONDIR} RENAME ext4dev)
 # bash-completion loads completions by command name: one file, a link.
 install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink

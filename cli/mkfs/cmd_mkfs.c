@@ -177,10 +177,11 @@ int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	rc = mkfs_parse_args(&o, argc, argv);
 	wait.seconds = o.wait_secs;
 	dev.lock_wait = &wait;
-	if (rc == EXT4DEV_CONTINUE)
+	if (rc == EXT4DEV_CONTINUE) {	/* not --help, --version, usage */
 		rc = mkfs_pipeline(&o, &dev);
-	if (rc == EXT4DEV_EXIT_OK && !o.production && !o.quiet)
-		e2fsck_conf_warn();
+		if (rc == EXT4DEV_EXIT_OK && !o.production && !o.quiet)
+			e2fsck_conf_warn();
+	}
 	fsio_release(&dev);
 	mkfs_opts_free(&o);
 	return rc;

@@ -4,7 +4,7 @@
 # options, -o column names, --check values, devices (block devices,
 # LABEL=/UUID= from libblkid, files), for ext4dev and mkfs.ext4dev.
 source "$(dirname "$0")/lib.sh"
-COMPLETION=$(dirname "$0")/../../completion/ext4dev.bash
+COMPLETION=$(dirname "$0")/../../cli/completion/ext4dev.bash
 PATH=$(dirname "$EXT4DEV"):$PATH
 export PATH
 
@@ -46,7 +46,7 @@ exactly() {
 check "registered for both names" bash -c \
 	'source "$0"; complete -p ext4dev | grep -q _ext4dev && complete -p mkfs.ext4dev | grep -q _ext4dev' \
 	"$COMPLETION"
-check "subcommands" exactly "ext4dev " show-flags mark-test mark-production mkfs \
+check "subcommands" exactly "ext4dev " show-flags mark-test mark-production mkfs fsck \
 	-h --help -V --version
 check "subcommand prefix" exactly "ext4dev mark-" mark-test mark-production
 check "show-flags options" has "ext4dev show-flags -" -c --check -o --output -J --json \
