@@ -21,6 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/lib.sh"
 # shellcheck source=kernel/console.sh
 . "$here/../../kernel/console.sh"
+# shellcheck source=test/qemu/verdict.sh
+. "$here/verdict.sh"
 
 # The guest's verdict through isa-debug-exit: QEMU exits with
 # (value << 1) | 1.  Values that QEMU itself never exits with.
@@ -162,29 +164,6 @@ qemu_args() {
 	done
 }
 
-# Results without the CRs the guest's tty adds.
-ktap() {
-	tr -d '\r' <"$out/results.ktap"
-}
-
-# Check the guest's report: a plan, as many results as it announces, and
-# (with --expect) exactly the expected names.
-check_report() {
-	local plan results names
-
-	[[ -s $out/results.ktap ]] || { echo "no KTAP report from the guest"; return 1; }
-	plan=$(ktap | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -n1)
-	[[ -n $plan ]] || { echo "the KTAP report has no plan"; return 1; }
-	results=$(ktap | grep -cE '^(not )?ok [0-9]+ ' || true)
-	((results == plan)) ||
-		{ echo "the plan announces $plan checks, the report has $results"; return 1; }
-	if [[ -n $expect ]]; then
-		names=$(ktap | sed -nE 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/p' | sort | tr '\n' ' ')
-		[[ $names == "$(tr ' ' '\n' <<<"$expect" | grep -v '^$' | sort | tr '\n' ' ')" ]] ||
-			{ echo "the report's checks ($names) are not the expected ones ($expect)"; return 1; }
-	fi
-}
-
 # Checks on the images after the guest is gone, as KTAP in host.ktap.
 host_checks() {
 	local n=0 role bad="" img
@@ -207,33 +186,6 @@ host_checks() {
 		echo "ok $n untouched_unchanged"
 	else
 		echo "not ok $n untouched_unchanged # refused mounts changed the image's bytes"
-	fi
-}
-
-# The checks of a boot that cannot run here are skipped, not failed.
-skip_boot() {
-	echo "skip: $*" >"$out/boot.status"
-	skip "$*"
-}
-
-# Decide whether the boot itself worked; prints the reason if not.
-judge_boot() {
-	local status=$1 limit=$2 trouble why
-
-	case $status in
-	"$EXIT_PASS" | "$EXIT_FAIL") ;;
-	124 | 137) echo "timeout: QEMU still running after $limit s"; return 1 ;;
-	0) echo "no verdict from the guest: the kernel rebooted (panic, or init died)"; return 1 ;;
-	*) echo "QEMU failed with exit status $status"; return 1 ;;
-	esac
-	trouble=$(kernel_log_trouble "$out/console.log")
-	[[ -z $trouble ]] || { printf 'the kernel is in trouble:\n%s\n' "$trouble"; return 1; }
-	why=$(check_report) || { echo "$why"; return 1; }
-	# The verdict must agree with the report.
-	if ktap | grep -qE '^not ok [0-9]'; then
-		[[ $status == "$EXIT_FAIL" ]] || { echo "a check failed but the guest reported success"; return 1; }
-	else
-		[[ $status == "$EXIT_PASS" ]] || { echo "the guest reported failure but every check is ok"; return 1; }
 	fi
 }
 

@@ -22,6 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/lib.sh"
 # shellcheck source=kernel/console.sh
 . "$here/../../kernel/console.sh"
+# shellcheck source=test/qemu/verdict.sh
+. "$here/../qemu/verdict.sh"
 
 readonly EXIT_PASS=33 EXIT_FAIL=35
 readonly DISK_MB=32
@@ -96,26 +98,6 @@ qemu_args() {
 	done
 }
 
-ktap() {
-	tr -d '\r' <"$out/results.ktap"
-}
-
-check_report() {
-	local plan results names want
-
-	[[ -s $out/results.ktap ]] || { echo "no KTAP report from the guest"; return 1; }
-	plan=$(ktap | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -n1)
-	[[ -n $plan ]] || { echo "the KTAP report has no plan"; return 1; }
-	results=$(ktap | grep -cE '^(not )?ok [0-9]+ ' || true)
-	((results == plan)) ||
-		{ echo "the plan announces $plan checks, the report has $results"; return 1; }
-	[[ -n $expect ]] || return 0
-	names=$(ktap | sed -nE 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/p' | sort | xargs)
-	want=$(xargs -n1 <<<"$expect" | sort | xargs)
-	[[ $names == "$want" ]] ||
-		{ echo "the report's checks ($names) are not the expected ones ($want)"; return 1; }
-}
-
 # After boot 1: what the guest left on the data disks is consistent.
 host_checks() {
 	local role bad=""
@@ -131,30 +113,6 @@ host_checks() {
 	else
 		echo "not ok 1 disks_clean # e2fsck -fn reports problems on:$bad (see $out/disks/*.e2fsck)"
 	fi
-}
-
-judge_boot() {
-	local status=$1 trouble why
-
-	case $status in
-	"$EXIT_PASS" | "$EXIT_FAIL") ;;
-	124 | 137) echo "timeout: QEMU still running after $limit s"; return 1 ;;
-	0) echo "no verdict from the guest: it rebooted (panic, or PID 1 died)"; return 1 ;;
-	*) echo "QEMU failed with exit status $status"; return 1 ;;
-	esac
-	trouble=$(kernel_log_trouble "$out/console.log")
-	[[ -z $trouble ]] || { printf 'the kernel is in trouble:\n%s\n' "$trouble"; return 1; }
-	why=$(check_report) || { echo "$why"; return 1; }
-	if ktap | grep -qE '^not ok [0-9]'; then
-		[[ $status == "$EXIT_FAIL" ]] || { echo "a check failed but the guest reported success"; return 1; }
-	else
-		[[ $status == "$EXIT_PASS" ]] || { echo "the guest reported failure but every check is ok"; return 1; }
-	fi
-}
-
-skip_boot() {
-	echo "skip: $*" >"$out/boot.status"
-	skip "$*"
 }
 
 main() {
@@ -212,7 +170,7 @@ main() {
 	fi
 	ktap | grep -E '^(not )?ok [0-9]' || true
 	grep -E '^(not )?ok [0-9]' "$out/host.ktap" | sed 's/^/host: /' || true
-	if why=$(judge_boot "$status"); then
+	if why=$(judge_boot "$status" "$limit"); then
 		echo ok >"$out/boot.status"
 		echo "boot ok; logs in $out"
 	else
