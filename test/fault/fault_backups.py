@@ -80,24 +80,10 @@ def one_case(img, op, mode, k, events, offs, saved, new):
     what = f'{img.name} {op} backups {mode}@{k}'
     T.cases += 1
     ev = fr.read_log(log)
-    fired = [e for e in ev if e[-1] in ('eio', 'dropped', 'torn')]
-    T.fired += bool(fired)
-    T.check(p.returncode >= 0, f'{what}: killed by signal {-p.returncode}')
+    failed_io = fr.judge_exit(p, what, img, mode, k, events, ev)
     T.check(all(int(e[1]) in offs and int(e[1]) != 1024
                 for e in ev if e[0] in 'WD'),
             f'{what}: wrote the primary or outside the backups')
-    failed_io = mode == 'eio' and bool(fired)
-    if mode == 'fsync-eio':
-        idx = [i for i, e in enumerate(events) if e[0] == 'S'][k - 1]
-        failed_io = any(e[0] == 'W' for e in events[:idx])
-    if failed_io:
-        T.check(p.returncode == 8 and
-                f"ext4dev: '{img.path}': " in p.stderr,
-                f'{what}: exit {p.returncode}, want 8 naming the device: '
-                f'{p.stderr.strip()}')
-    else:
-        T.check(p.returncode == 0, f'{what}: exit {p.returncode}: '
-                f'{p.stderr.strip()}')
     with open(img.path, 'rb') as f:
         T.check(sbtool.read_copy(f, 1024) == saved[1024],
                 f'{what}: primary bytes changed')
