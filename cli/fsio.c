@@ -251,12 +251,15 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 	return 0;
 }
 
-/* A block device the kernel marks read-only (losetup -r, BLKROSET). */
-static bool read_only_blockdev(const struct fsio_dev *dev)
+errcode_t fsio_rw_error(const struct fsio_dev *dev, errcode_t err)
 {
 	int ro = 0;
 
-	return dev->lock_fd >= 0 && !ioctl(dev->lock_fd, BLKROGET, &ro) && ro;
+	/* A block device the kernel marks read-only (losetup -r, BLKROSET). */
+	if (err == EPERM && dev->lock_fd >= 0 &&
+	    !ioctl(dev->lock_fd, BLKROGET, &ro) && ro)
+		return EROFS;
+	return err;
 }
 
 static errcode_t open_rw(struct fsio_dev *dev,
@@ -288,10 +291,7 @@ static errcode_t open_rw(struct fsio_dev *dev,
 	/* It resumes only an undo file of this very filesystem. */
 	if (err == EXT2_ET_UNDO_FILE_CORRUPT || err == EXT2_ET_UNDO_FILE_WRONG)
 		dev->undo_err = true;
-	/* libext2fs refuses those with a bare EPERM: say what it is. */
-	if (err == EPERM && read_only_blockdev(dev))
-		err = EROFS;
-	return err;
+	return fsio_rw_error(dev, err);
 }
 
 errcode_t fsio_reopen_rw(struct fsio_dev *dev,

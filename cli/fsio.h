@@ -206,4 +206,17 @@ errcode_t fsio_lock_target(struct fsio_dev *dev, bool create);
  */
 errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs);
 
+/*
+ * What fsio_attach() checks, without attaching: dev->path opens
+ * read-write and exclusively (mkfs -n fails where the real run would).
+ */
+errcode_t fsio_check_target_rw(struct fsio_dev *dev);
+
+/*
+ * @err from opening @dev read-write, as the user should read it: the
+ * kernel refuses a read-only block device with a bare EPERM, which
+ * becomes EROFS.  Needs dev->lock_fd open.
+ */
+errcode_t fsio_rw_error(const struct fsio_dev *dev, errcode_t err);
+
 #endif

@@ -54,16 +54,35 @@ errcode_t fsio_lock_target(struct fsio_dev *dev, bool create)
 	return fsio_lock_fd(dev->lock_fd, LOCK_EX, dev->path, dev->lock_wait);
 }
 
+static errcode_t open_rw(struct fsio_dev *dev, io_channel *io)
+{
+	errcode_t err;
+
+	err = unix_io_manager->open(dev->path, IO_FLAG_RW | IO_FLAG_EXCLUSIVE,
+				    io);
+	if (err == EBUSY)
+		return EXT4DEV_ERR_BUSY;
+	return fsio_rw_error(dev, err);
+}
+
+errcode_t fsio_check_target_rw(struct fsio_dev *dev)
+{
+	io_channel io;
+	errcode_t err = open_rw(dev, &io);
+
+	/* Nothing written, nothing to flush: closing writes nothing. */
+	return err ? err : io_channel_close(io);
+}
+
 errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs)
 {
 	io_channel io;
 	char *name;
 	errcode_t err;
 
-	err = unix_io_manager->open(dev->path, IO_FLAG_RW | IO_FLAG_EXCLUSIVE,
-				    &io);
+	err = open_rw(dev, &io);
 	if (err)
-		return err == EBUSY ? EXT4DEV_ERR_BUSY : err;
+		return err;
 	err = io_channel_set_blksize(io, fs->blocksize);
 	if (!err)
 		err = ext2fs_get_mem(strlen(dev->path) + 1, &name);

@@ -104,8 +104,8 @@ static int build(struct mkfs_run *run)
 	bool write = !run->opts->noaction;
 	int rc = mkfs_setup(run);
 
-	if (rc == EXT4DEV_CONTINUE && write)
-		rc = mkfs_attach(run);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = write ? mkfs_attach(run) : mkfs_check_attach(run);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_discard_and_wipe(run);
 	if (rc == EXT4DEV_CONTINUE)

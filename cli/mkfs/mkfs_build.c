@@ -205,6 +205,22 @@ int mkfs_attach(struct mkfs_run *run)
 	return EXT4DEV_CONTINUE;
 }
 
+/* -n: what mkfs_attach() checks (lock, open for writing), no change. */
+int mkfs_check_attach(struct mkfs_run *run)
+{
+	errcode_t err = 0;
+
+	if (!run->plan->dev_exists)	/* the real run would create it */
+		return EXT4DEV_CONTINUE;
+	err = fsio_lock_target(run->dev, false);
+	if (!err)
+		err = fsio_check_target_rw(run->dev);
+	if (err)
+		return report_failure("'%s': %s", run->plan->device,
+				      error_message(err));
+	return EXT4DEV_CONTINUE;
+}
+
 int mkfs_setup(struct mkfs_run *run)
 {
 	struct ext2_super_block *sb;

@@ -30,6 +30,7 @@ struct mkfs_run {
 /* mkfs_build.c: ext2fs_initialize() and the superblock fields. */
 int mkfs_setup(struct mkfs_run *run);
 int mkfs_attach(struct mkfs_run *run);
+int mkfs_check_attach(struct mkfs_run *run);
 int mkfs_name(struct mkfs_run *run);
 void mkfs_run_release(struct mkfs_run *run);
 

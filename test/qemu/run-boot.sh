@@ -83,7 +83,8 @@ make_disks_normal() {
 	mkimg "$d/nojournal.img" -t ext4 -b 4096 -O ^has_journal -E test_fs
 	mkimg "$d/label.img" -t ext4 -L "$LABEL" -U "$LABEL_UUID"
 	mkimg "$d/untouched.img" -t ext4
-	echo "tune2fs main m1k_csum m1k_nocsum m4k_csum m4k_nocsum nojournal label untouched"
+	mkimg "$d/readonly.img" -t ext4 -E test_fs
+	echo "tune2fs main m1k_csum m1k_nocsum m4k_csum m4k_nocsum nojournal label untouched readonly"
 }
 
 make_disks_require() {
@@ -130,7 +131,7 @@ choose_accel() {
 
 # The QEMU command line, one word per line (read with mapfile).
 qemu_args() {
-	local role n=0 append
+	local role n=0 append ro
 
 	append="console=ttyS0 panic=-1 ext4dev.suite=$suite ext4dev.mkfs=$MAIN_MKFS"
 	[[ $suite == require ]] && append+=" ext4.require_test_fs=1"
@@ -159,7 +160,10 @@ qemu_args() {
 	printf '%s\n' -serial "file:$out/results.ktap"
 	for role in $roles; do
 		n=$((n + 1))
-		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw" \
+		# "readonly": a disk the guest's kernel marks read-only.
+		ro=""
+		[[ $role == readonly ]] && ro=,readonly=on
+		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw$ro" \
 			-device "virtio-blk-pci,drive=d$n,serial=$role"
 	done
 }

@@ -40,7 +40,23 @@ refused() {
 	check "show-flags $dev: exit 0 (got $rc)" [ "$rc" = 0 ]
 	run_capture "$WORK/out" "$WORK/err" rc "$@" "$EXT4DEV" "$other" "$dev"
 	check "$other $dev, nothing to do: exit 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$op" = mark-production ] || refused_mkfs "$want" "$dev" "$@"
 	check "$op $dev: bytes unchanged" [ "$before" = "$(sha "$IMG")" ]
+}
+
+# refused_mkfs WANT DEV [RUNNER...]: mkfs -F on the read-only DEV fails
+# like the marks, and so does its dry run, with the same message.
+refused_mkfs() {
+	local want=$1 dev=$2 rc
+	shift 2
+	run_capture "$WORK/out" "$WORK/err" rc "$@" "$EXT4DEV" mkfs -q -F "$dev"
+	check "mkfs -F $dev: exit 8 (got $rc)" [ "$rc" = 8 ]
+	check "mkfs -F $dev: says '$want': $(cat "$WORK/err")" \
+		grep -q "^ext4dev: '$dev': $want" "$WORK/err"
+	cp "$WORK/err" "$WORK/err.real"
+	run_capture "$WORK/out" "$WORK/err" rc "$@" "$EXT4DEV" mkfs -q -n -F "$dev"
+	check "mkfs -n -F $dev: exit 8 like the real run (got $rc)" [ "$rc" = 8 ]
+	check "mkfs -n -F $dev: the real run's message" cmp -s "$WORK/err" "$WORK/err.real"
 }
 
 # medium NAME WANT: run refused() for both marks with IMG made read-only

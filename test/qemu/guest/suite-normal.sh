@@ -12,12 +12,15 @@
 #                ext4dev.label= and ext4dev.uuid= on the kernel command line
 #   untouched    unflagged; every mount must be refused, and the host checks
 #                afterwards that not a byte of it changed
+#   readonly     flagged, attached with readonly=on: the kernel marks it
+#                read-only, and every change must be refused, bytes unchanged
 # The tests on "main" build on each other and run in this order.
 
 TESTS="mkfs_mount_ext4dev production_refused mark_test_mounts_again
 mark_refused_while_mounted show_flags_matches_sysfs automount_by_blkid
 host_tune2fs_flagged matrix_1k_csum matrix_1k_nocsum matrix_4k_csum
-matrix_4k_nocsum matrix_nojournal label_uuid refused_mount_untouched"
+matrix_4k_nocsum matrix_nojournal label_uuid refused_mount_untouched
+read_only_disk"
 
 LABEL=$(cmdline_value ext4dev.label)
 LABEL_UUID=$(cmdline_value ext4dev.uuid)
@@ -88,8 +91,10 @@ t_mark_refused_while_mounted() {
 
 	dev=$(disk main)
 	expect_mount ext4dev "$dev"
-	for cmd in mark-production mark-test; do
-		expect_rc 8 ext4dev "$cmd" "$dev"
+	# mkfs -F too: -F overrides a signature, never a mount.
+	for cmd in mark-production mark-test "mkfs -F"; do
+		# shellcheck disable=SC2086 # "mkfs -F" is two words
+		expect_rc 8 ext4dev $cmd "$dev"
 		case $out in
 		*"is mounted"*) note "$cmd refused: $out" ;;
 		*) fail "$cmd on a mounted device: no 'is mounted' in: $out" ;;
@@ -243,4 +248,27 @@ t_refused_mount_untouched() {
 	expect_refused ext4dev "$dev" ext4dev
 	run busybox mount -o ro -t ext4dev "$dev" "$MNT"
 	[ "$rc" != 0 ] || fail "a read-only ext4dev mount of an unflagged disk succeeded"
+}
+
+# A disk the kernel holds read-only (QEMU readonly=on): every command that
+# would write says "Read-only file system" and exits 8, the dry run
+# included, and not a byte changes.
+t_read_only_disk() {
+	local dev before cmd
+
+	dev=$(disk readonly)
+	[ "$(cat "/sys/block/${dev#/dev/}/ro")" = 1 ] ||
+		fail "$dev is not read-only in the guest"
+	before=$(sha256sum <"$dev")
+	for cmd in mark-production "mark-production -n" "mkfs -F" "mkfs -n -F"; do
+		# shellcheck disable=SC2086 # options are separate words
+		expect_rc 8 ext4dev $cmd "$dev"
+		case $out in
+		*"Read-only file system"*) note "$cmd refused: $out" ;;
+		*) fail "$cmd on a read-only disk: no 'Read-only file system' in: $out" ;;
+		esac
+	done
+	[ "$(sha256sum <"$dev")" = "$before" ] ||
+		fail "the refused commands changed the read-only disk's bytes"
+	expect_flag test "$dev"
 }
