@@ -11,6 +11,8 @@ set -euo pipefail
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
 RUNS=${1:-5}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "bench_mkfs: runs must be a positive number, not '$RUNS'" >&2; exit 2; }
 shift || true
 SIZES=("$@")
 [ $# -gt 0 ] || SIZES=(1G 15T)
