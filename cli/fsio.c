@@ -297,7 +297,13 @@ static errcode_t open_rw(struct fsio_dev *dev,
 errcode_t fsio_reopen_rw(struct fsio_dev *dev,
 			 const struct fsio_write_opts *opts, ext2_filsys *fs)
 {
-	errcode_t err = open_rw(dev, opts, fs, 0);
+	errcode_t err;
+
+	if (!dev->fs || !dev->saved_super)
+		return EXT2_ET_INVALID_ARGUMENT;
+	/* The validated read-only handle gives way to the writing one. */
+	ext2fs_close_free(&dev->fs);
+	err = open_rw(dev, opts, fs, 0);
 
 	if (err)
 		return err;
@@ -333,9 +339,6 @@ errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,
 	ext2_filsys fs;
 	errcode_t err;
 
-	if (!dev->fs || !dev->saved_super)
-		return EXT2_ET_INVALID_ARGUMENT;
-	ext2fs_close_free(&dev->fs);
 	err = fsio_reopen_rw(dev, opts, &fs);
 	if (err)
 		return err;

@@ -153,9 +153,10 @@ errcode_t fsio_commit_backups(struct fsio_dev *dev,
 			      const struct fsio_write_opts *opts);
 
 /*
- * fsio_commit_*()'s shared step: open @dev for writing (exclusively,
- * through the undo file when asked) and refuse with EXT4DEV_ERR_CHANGED
- * if the primary is no longer what fsio_open_change() validated.
+ * fsio_commit_*()'s shared step: close the handle fsio_open_change()
+ * left in dev->fs, open @dev for writing (exclusively, through the undo
+ * file when asked) and refuse with EXT4DEV_ERR_CHANGED if the primary
+ * is no longer what fsio_open_change() validated.
  */
 errcode_t fsio_reopen_rw(struct fsio_dev *dev,
 			 const struct fsio_write_opts *opts, ext2_filsys *fs);

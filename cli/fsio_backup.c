@@ -111,9 +111,6 @@ errcode_t fsio_commit_backups(struct fsio_dev *dev,
 	ext2_filsys fs;
 	errcode_t err;
 
-	if (!dev->fs || !dev->saved_super)
-		return EXT2_ET_INVALID_ARGUMENT;
-	ext2fs_close_free(&dev->fs);
 	err = fsio_reopen_rw(dev, opts, &fs);
 	if (err)
 		return err;
