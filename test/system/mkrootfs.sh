@@ -70,14 +70,22 @@ build_base() {
 		die "mmdebstrap failed, full log in '$log'"
 	fi
 	mv "$tmp" "$dir"
+	# Written last: a base without it (a run killed while it was being
+	# made, or half deleted by hand) is built again, never used.
+	echo "$key" >"$dir.done"
 	note "base built in $((SECONDS - start)) s"
+}
+
+# The cached base, when it is whole.
+base_ready() {
+	[[ -d $1 && -f $1.done && $(<"$1.done") == "$key" ]]
 }
 
 # Keep the newest two bases: each is ~180 MB.
 prune_bases() {
 	find "$rootfs_cache" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
 		sort -rn | tail -n +3 | cut -d' ' -f2- |
-		while IFS= read -r old; do rm -rf "$old" "$old.log"; done
+		while IFS= read -r old; do rm -rf "$old" "$old.log" "$old.done"; done
 }
 
 # Our part of the guest, on top of a copy of the base.
@@ -105,9 +113,10 @@ EOF
 }
 
 stage=""
+key=""
 
 main() {
-	local build="" out="" key base start=$EPOCHREALTIME add
+	local build="" out="" base start=$EPOCHREALTIME add
 	local -a adds=()
 
 	while (($#)); do
@@ -131,7 +140,9 @@ main() {
 	base=$rootfs_cache/$key
 	exec 9>"$rootfs_cache/lock"
 	flock 9
-	if [[ ! -d $base ]]; then
+	if ! base_ready "$base"; then
+		[[ ! -e $base ]] || note "base '$base' is incomplete: building it again"
+		rm -rf "$base" "$base.done"
 		build_base "$base"
 		prune_bases
 	fi
