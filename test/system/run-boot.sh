@@ -85,7 +85,7 @@ make_disks() {
 }
 
 qemu_args() {
-	local role n=0 append
+	local role n=0 append mem=512M
 
 	append="console=ttyS0 root=/dev/vda rw panic=-1 kunit.enable=0"
 	append+="${ROOTFSTYPE:+ rootfstype=$ROOTFSTYPE}"
@@ -98,7 +98,8 @@ qemu_args() {
 	[[ $boot == stock ]] && append+=" systemd.mask=emergency.service"
 	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
 	# Debian's initrd unpacks its modules into RAM.
-	printf '%s\n' -accel tcg -cpu max -m "${initrd:+1G}${initrd:-512M}" -smp 1 \
+	[[ -z $initrd ]] || mem=1G
+	printf '%s\n' -accel tcg -cpu max -m "$mem" -smp 1 \
 		-nodefaults -no-reboot -display none -monitor none \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-kernel "$kernel" -append "$append" \
