@@ -153,7 +153,7 @@ main() {
 	done
 	[[ -n $kernel && -n $out && $boot =~ ^(1|2|fstests|stock)$ ]] || { echo "usage: see ${0##*/}" >&2; exit 2; }
 	# Debian's kernel with its initramfs takes longer (see README.md).
-	[[ -n $limit ]] || limit=${EXT4DEV_SYSTEM_TIMEOUT:-$([[ -n $initrd ]] && echo 300 || echo 180)}
+	[[ -n $limit ]] || limit=${EXT4DEV_SYSTEM_TIMEOUT:-$([[ -n $initrd ]] && echo 360 || echo 180)}
 	rm -rf "$out"
 	mkdir -p "$out/disks"
 	command -v qemu-system-x86_64 >/dev/null ||
