@@ -96,7 +96,13 @@ config_stamp() {
 		cat "$kernel_fragment" "$kernel_here/build.sh"
 		git -C "$kernel_src" diff pristine HEAD -- '*Kconfig*'
 	} | sha256sum | cut -c1-16
-	sha256sum <"$kernel_obj/.config" 2>/dev/null | cut -c1-16
+	# No .config yet (an empty cache, or a run killed before it wrote
+	# one): a stamp that never matches, so configure() makes it.
+	if [[ -f $kernel_obj/.config ]]; then
+		sha256sum <"$kernel_obj/.config" | cut -c1-16
+	else
+		echo "no .config"
+	fi
 }
 
 configure() {

@@ -232,6 +232,9 @@ check_bisect() {
 	# One bisect at a time; build.sh's lock is not needed.
 	exec 8>"$kernel_cache/bisect.lock"
 	flock -n 8 || { note "waiting for another bisect check"; flock 8; }
+	# Under that lock no git runs in the worktree: a leftover of a
+	# killed run would fail every checkout below.
+	rm -f "$(git -C "$bisect_tree" rev-parse --git-dir)/index.lock"
 	mapfile -t patches < <(series_patches)
 	series_commits "${patches[@]}" >"$kernel_cache/bisect.commits" || exit 1
 	mapfile -t commits <"$kernel_cache/bisect.commits"

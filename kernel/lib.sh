@@ -83,11 +83,20 @@ tarball_id() {
 }
 
 # Take the cache lock; wait (and say so) if another build holds it.
+# The lock is flock(2)'s, so a killed holder releases it: the file
+# itself is never stale.  What a killed git may leave behind is: with
+# the lock held no git of ours runs in the tree, so an index.lock there
+# is a leftover, and every later checkout would fail on it.
 lock_cache() {
+	mkdir -p "$kernel_cache"
 	exec 9>"$kernel_cache/lock"
 	if ! flock -n 9; then
 		note "waiting for another kernel build ($kernel_cache/lock)"
 		flock 9
+	fi
+	if [[ -f $kernel_src/.git/index.lock ]]; then
+		note "removing '$kernel_src/.git/index.lock' left by a killed run"
+		rm -f "$kernel_src/.git/index.lock"
 	fi
 }
 

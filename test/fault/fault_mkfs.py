@@ -25,9 +25,7 @@ Usage: fault_mkfs.py [--long]   (env: EXT4DEV, EXT4DEV_FAULT_SHIM)
 """
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fault_run as fr  # noqa: E402
@@ -176,26 +174,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--long', action='store_true')
     args = ap.parse_args()
-    for tool in ('mke2fs', 'e2fsck', 'debugfs', 'dumpe2fs', 'blkid'):
-        if not shutil.which(tool):
-            print(f'SKIP: {tool} not found')
-            return 77
     if fr.run([fr.EXT4DEV, 'mkfs', '--help']).returncode != 0:
         print('SKIP: this ext4dev has no mkfs')
         return 77
-    os.environ.update(LC_ALL='C', E2FSPROGS_FAKE_TIME='1700000000')
-    with tempfile.TemporaryDirectory(prefix=f'ext4dev-{NAME}.') as work:
-        conf = os.path.join(work, 'e2fsck.conf')
-        with open(conf, 'w') as f:
-            f.write('[options]\nclear_test_fs_flag = false\n')
-        os.environ['E2FSCK_CONFIG'] = conf
+
+    def body(work):
         for image in IMAGES + (LONG_IMAGES if args.long else []):
             fault_image(work, *image)
-    for key, n in sorted(T.outcomes.items()):
-        print(f'  {n:5d}  {key}')
-    print(f'{NAME}: {T.cases} cases, {T.fired} faults injected')
-    print(f'{NAME}: {T.passed} passed, {T.failed} failed')
-    return 1 if T.failed else 0
+    return fr.drive(NAME, body, tools=('mke2fs', 'e2fsck', 'debugfs',
+                                       'dumpe2fs', 'blkid'))
 
 
 if __name__ == '__main__':

@@ -342,6 +342,33 @@ def fault_image(img, ops):
               flush=True)
 
 
+def drive(name, body, tools=('mke2fs', 'e2fsck', 'debugfs', 'dumpe2fs'),
+          keep_flag=True):
+    """What every fault driver does around its own cases: skip (77)
+    without the e2fsprogs tools it uses, a fixed clock and locale, a
+    scratch directory (with an e2fsck.conf that keeps the flag under
+    test, unless @keep_flag is false) handed to @body, and the closing
+    tally.  Returns the exit status."""
+    for tool in tools:
+        if not shutil.which(tool):
+            print(f'SKIP: {tool} not found')
+            return 77
+    os.environ.update(LC_ALL='C', E2FSPROGS_FAKE_TIME='1700000000')
+    with tempfile.TemporaryDirectory(prefix=f'ext4dev-{name}.') as work:
+        if keep_flag:
+            conf = os.path.join(work, 'e2fsck.conf')
+            with open(conf, 'w') as f:
+                # Keep e2fsck -fy from clearing the very flag under test.
+                f.write('[options]\nclear_test_fs_flag = false\n')
+            os.environ['E2FSCK_CONFIG'] = conf
+        body(work)
+    for key, n in sorted(T.outcomes.items()):
+        print(f'  {n:5d}  {key}')
+    print(f'{name}: {T.cases} cases, {T.fired} faults injected')
+    print(f'{name}: {T.passed} passed, {T.failed} failed')
+    return 1 if T.failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--op', action='append',
@@ -350,24 +377,11 @@ def main():
     args = ap.parse_args()
     ops = args.op or ['mark-test', 'mark-production']
     images = IMAGES + (LONG_IMAGES if args.long else [])
-    for tool in ('mke2fs', 'e2fsck', 'debugfs', 'dumpe2fs'):
-        if not shutil.which(tool):
-            print(f'SKIP: {tool} not found')
-            return 77
-    os.environ.update(LC_ALL='C', E2FSPROGS_FAKE_TIME='1700000000')
-    with tempfile.TemporaryDirectory(prefix=f'ext4dev-{NAME}.') as work:
-        conf = os.path.join(work, 'e2fsck.conf')
-        with open(conf, 'w') as f:
-            # Keep e2fsck -fy from clearing the very flag under test.
-            f.write('[options]\nclear_test_fs_flag = false\n')
-        os.environ['E2FSCK_CONFIG'] = conf
+
+    def body(work):
         for name, size, opts in images:
             fault_image(Image(work, name, size, opts), ops)
-    for key, n in sorted(T.outcomes.items()):
-        print(f'  {n:5d}  {key}')
-    print(f'{NAME}: {T.cases} cases, {T.fired} faults injected')
-    print(f'{NAME}: {T.passed} passed, {T.failed} failed')
-    return 1 if T.failed else 0
+    return drive(NAME, body)
 
 
 if __name__ == '__main__':

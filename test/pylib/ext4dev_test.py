@@ -51,23 +51,33 @@ class Tally:
             self.outcomes[key] = self.outcomes.get(key, 0) + 1
 
 
+def data_extents(f):
+    """(offset, length) of each data extent of the open file @f, by
+    SEEK_DATA/SEEK_HOLE: a sparse image's bytes without reading its
+    holes, whatever the host filesystem does with them."""
+    fd = f.fileno()
+    end, off = os.fstat(fd).st_size, 0
+    while off < end:
+        try:
+            off = os.lseek(fd, off, os.SEEK_DATA)
+        except OSError:     # ENXIO: no data after off
+            return
+        hole = os.lseek(fd, off, os.SEEK_HOLE)
+        yield off, hole - off
+        off = hole
+
+
 def sparse_hash(path, skip=(0, 0), with_size=False):
-    """sha256 of a sparse file's non-zero 4 KiB blocks and their offsets:
-    the bytes, whatever the host filesystem does with holes, without
-    reading the holes.  Bytes in [skip[0], skip[1]) count as zero; with
-    @with_size the file's length counts too."""
+    """sha256 of a sparse file's non-zero 4 KiB blocks and their offsets.
+    Bytes in [skip[0], skip[1]) count as zero; with @with_size the
+    file's length counts too."""
     h, zero = hashlib.sha256(), bytes(4096)
     with open(path, 'rb') as f:
-        fd, end, off = f.fileno(), os.fstat(f.fileno()).st_size, 0
         if with_size:
-            h.update(end.to_bytes(8, 'little'))
-        while off < end:
-            try:
-                off = os.lseek(fd, off, os.SEEK_DATA)
-            except OSError:
-                break
-            hole = os.lseek(fd, off, os.SEEK_HOLE)
+            h.update(os.fstat(f.fileno()).st_size.to_bytes(8, 'little'))
+        for off, length in data_extents(f):
             f.seek(off)
+            hole = off + length
             while off < hole:
                 block = f.read(min(4096, hole - off))
                 lo, hi = max(skip[0], off), min(skip[1], off + len(block))

@@ -19,6 +19,9 @@
 # exit: 0 holds, 1 does not (or the boot failed), 77 boot skipped
 set -euo pipefail
 
+# shellcheck source=test/qemu/verdict.sh
+. "$(dirname "$0")/verdict.sh"
+
 dir=${1:?usage: check-rootboot.sh BOOT_DIR NAME}
 name=${2:?usage: check-rootboot.sh BOOT_DIR NAME}
 log=$dir/console.log
@@ -47,13 +50,7 @@ init_result() {
 	[[ $line == "rootinit: ok "* ]] || fail "${line#*# }"
 }
 
-[[ -f $dir/boot.status ]] || fail "no boot in '$dir' (the boot test did not run)"
-status=$(<"$dir/boot.status")
-if [[ $status == skip:* ]]; then
-	echo "SKIP: $name: the boot was skipped:${status#skip:}"
-	exit 77
-fi
-[[ $status == ok ]] || fail "the boot failed: ${status#not ok: }"
+boot_must_be_ok "$dir"
 
 case $name in
 mounted_as_ext4)

@@ -7,6 +7,9 @@
 # exit: 0 ok, 1 not ok / missing / boot failed, 77 skipped
 set -euo pipefail
 
+# shellcheck source=test/qemu/verdict.sh
+. "$(dirname "$0")/verdict.sh"
+
 dir=${1:?usage: check.sh BOOT_DIR NAME}
 name=${2:?usage: check.sh BOOT_DIR NAME}
 
@@ -16,13 +19,7 @@ fail() {
 	exit 1
 }
 
-[[ -f $dir/boot.status ]] || fail "no boot in '$dir' (the boot test did not run)"
-status=$(<"$dir/boot.status")
-if [[ $status == skip:* ]]; then
-	echo "SKIP: $name: the boot was skipped:${status#skip:}"
-	exit 77
-fi
-[[ $status == ok ]] || fail "the boot failed: ${status#not ok: }"
+boot_must_be_ok "$dir"
 
 # The check's block: its diagnostic lines ("# ...") and its result line.
 # In our reports the diagnostics come right before the result.

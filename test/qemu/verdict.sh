@@ -5,7 +5,8 @@
 # EXIT_FAIL).  Sourced by test/qemu/run-boot.sh (busybox guest) and
 # test/system/run-boot.sh (systemd guest), after kernel/console.sh; the
 # caller sets $out, $expect (the check names the report must hold, or
-# empty) and EXIT_PASS/EXIT_FAIL.
+# empty) and EXIT_PASS/EXIT_FAIL.  The check scripts (check.sh,
+# check-rootboot.sh) source it for boot_must_be_ok() alone.
 
 # Results without the CRs the guest's tty adds.
 ktap() {
@@ -56,4 +57,19 @@ judge_boot() {
 skip_boot() {
 	echo "skip: $*" >"$out/boot.status"
 	skip "$*"
+}
+
+# For a check script: the boot in directory $1 must have run and worked
+# before any of its checks can.  A skipped boot skips the check (exit
+# 77); a missing or failed boot goes to the caller's fail().
+boot_must_be_ok() {
+	local status
+
+	[[ -f $1/boot.status ]] || fail "no boot in '$1' (the boot test did not run)"
+	status=$(<"$1/boot.status")
+	if [[ $status == skip:* ]]; then
+		echo "SKIP: $name: the boot was skipped:${status#skip:}"
+		exit 77
+	fi
+	[[ $status == ok ]] || fail "the boot failed: ${status#not ok: }"
 }

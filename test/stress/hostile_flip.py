@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'fault'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
-from ext4dev_test import Tally, sparse_hash  # noqa: E402
+from ext4dev_test import Tally, data_extents, sparse_hash  # noqa: E402
 
 EXT4DEV = os.environ['EXT4DEV']
 VALGRIND = os.environ.get('EXT4DEV_VALGRIND')
@@ -79,16 +79,9 @@ class Base:
         self.size = os.path.getsize(path)
         self.extents = []
         with open(path, 'rb') as f:
-            fd, off = f.fileno(), 0
-            while off < self.size:
-                try:
-                    off = os.lseek(fd, off, os.SEEK_DATA)
-                except OSError:
-                    break
-                end = os.lseek(fd, off, os.SEEK_HOLE)
+            for off, length in data_extents(f):
                 f.seek(off)
-                self.extents.append((off, f.read(end - off)))
-                off = end
+                self.extents.append((off, f.read(length)))
         os.unlink(path)
 
     def write(self, path, head):

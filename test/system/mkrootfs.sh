@@ -90,14 +90,22 @@ build_base() {
 		die "mmdebstrap failed, full log in '$log'"
 	fi
 	mv "$tmp" "$dir"
+	# Written last: a base without it (a run killed while it was being
+	# made, or half deleted by hand) is built again, never used.
+	echo "$key" >"$dir.done"
 	note "base built in $((SECONDS - start)) s"
+}
+
+# The cached base, when it is whole.
+base_ready() {
+	[[ -d $1 && -f $1.done && $(<"$1.done") == "$key" ]]
 }
 
 # Keep the bases used last (a used base is touched): each is ~450 MB.
 prune_bases() {
 	find "$rootfs_cache" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
 		sort -rn | tail -n +$((KEEP_BASES + 1)) | cut -d' ' -f2- |
-		while IFS= read -r old; do rm -rf "$old" "$old.log"; done
+		while IFS= read -r old; do rm -rf "$old" "$old.log" "$old.done"; done
 }
 
 # The tool as a user of the .deb gets it.  dpkg writes its database
@@ -172,9 +180,10 @@ export_kernel() {
 }
 
 stage=""
+key=""
 
 main() {
-	local build="" out="" key base start=$EPOCHREALTIME add
+	local build="" out="" base start=$EPOCHREALTIME add
 	local variant=ours kernel_out="" size
 	local -a adds=()
 
@@ -202,7 +211,9 @@ main() {
 	base=$rootfs_cache/$key
 	exec 9>"$rootfs_cache/lock"
 	flock 9
-	if [[ ! -d $base ]]; then
+	if ! base_ready "$base"; then
+		[[ ! -e $base ]] || note "base '$base' is incomplete: building it again"
+		rm -rf "$base" "$base.done"
 		build_base "$base"
 	fi
 	touch "$base"

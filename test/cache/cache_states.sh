@@ -1,0 +1,215 @@
+#!/bin/bash
+# The cache scripts start from any state a new machine or a killed run
+# leaves: no cache directory at all, an object directory without its
+# .config, a half-unpacked tree, a git index.lock, a half-made image or
+# rootfs base.  A full cold build takes many minutes, so this runs the
+# real kernel/build.sh and test/system/mkrootfs.sh against stand-ins
+# that take seconds: a tiny "kernel source" tarball whose Makefile
+# writes a .config and a bzImage, a one-patch series, and an mmdebstrap
+# that makes a small tree.  What is under test is the scripts' handling
+# of their cache, not the kernel build.
+#
+# usage: cache_states.sh kernel
+#        cache_states.sh rootfs BUILD_DIR
+# exit: 0 every state recovers, 1 one does not, 77 cannot run here
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/ext4dev-cache-states.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export EXT4DEV_CACHE_DIR=$work/cache
+passed=0
+failed=0
+
+check() {
+	local what=$1
+
+	shift
+	if "$@" >"$work/out" 2>&1; then
+		echo "ok - $what"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $what"
+		sed 's/^/    /' "$work/out"
+		failed=$((failed + 1))
+	fi
+}
+
+# --- kernel/build.sh --------------------------------------------------
+
+# A source tree with kbuild's interface, as far as build.sh uses it.
+make_fake_kernel() {
+	local src=$work/src/linux-source-6.12
+
+	mkdir -p "$src/scripts/kconfig" "$work/patches"
+	cat >"$src/Makefile" <<'EOF'
+O ?= .
+tinyconfig:
+	mkdir -p $(O) && echo 'CONFIG_64BIT=y' >$(O)/.config
+olddefconfig:
+	test -f $(O)/.config
+bzImage:
+	mkdir -p $(O)/arch/x86/boot
+	cat VERSION $(O)/.config >$(O)/arch/x86/boot/bzImage
+EOF
+	echo "pristine" >"$src/VERSION"
+	cat >"$src/scripts/kconfig/merge_config.sh" <<'EOF'
+#!/bin/sh
+# merge_config.sh -m -O DIR BASE FRAGMENT: append the fragment.
+cat "$5" >>"$3/.config"
+EOF
+	chmod +x "$src/scripts/kconfig/merge_config.sh"
+	tar -C "$work/src" -cJf "$work/linux-source-6.12.tar.xz" linux-source-6.12
+	cat >"$work/patches/0001-ext4-stand-in.patch" <<'EOF'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: ext4dev developers <ext4dev@example.invalid>
+Date: Fri, 4 Dec 2026 00:00:00 +0000
+Subject: [PATCH] ext4: stand-in
+
+Signed-off-by: ext4dev developers <ext4dev@example.invalid>
+---
+ VERSION | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/VERSION b/VERSION
+--- a/VERSION
++++ b/VERSION
+@@ -1 +1 @@
+-pristine
++patched
+EOF
+	echo 0001-ext4-stand-in.patch >"$work/patches/series"
+}
+
+build() {
+	"$root/kernel/build.sh" --output "$work/out-kernel"
+}
+
+# The image is the patched tree's, configured with the fragment.
+built_right() {
+	build &&
+	head -n1 "$work/out-kernel/bzImage" | grep -qx patched &&
+	grep -qx 'CONFIG_EXT4DEV_FS=y' "$work/out-kernel/bzImage"
+}
+
+# Forget the finished image, so the next run must configure and build.
+drop_images() {
+	rm -rf "$EXT4DEV_CACHE_DIR/images"
+}
+
+kernel_states() {
+	local c=$EXT4DEV_CACHE_DIR
+
+	command -v git >/dev/null || { echo "SKIP: git not found"; exit 77; }
+	make_fake_kernel
+	export EXT4DEV_KERNEL_TARBALL=$work/linux-source-6.12.tar.xz
+	export EXT4DEV_KERNEL_PATCHES=$work/patches
+
+	check "no cache directory at all" built_right
+	check "a second run is served from the cache" \
+		bash -c '"$0" --output "$1" 2>&1 | grep -q "cached:"' \
+		"$root/kernel/build.sh" "$work/out-kernel"
+
+	drop_images
+	rm -f "$c/obj/.config"
+	check "obj/ without .config (a run killed before configuring)" built_right
+
+	drop_images
+	echo garbage >"$c/obj/config.stamp"
+	check "obj/ with a stamp that does not match" built_right
+
+	drop_images
+	rm -rf "$c/obj"
+	check "no obj/ at all" built_right
+
+	drop_images
+	rm -f "$c/linux.id"
+	mkdir -p "$c/unpack.tmp/half"
+	check "a tree without linux.id and a leftover unpack.tmp (killed unpack)" \
+		built_right
+
+	drop_images
+	touch "$c/linux/.git/index.lock"
+	check "a git index.lock a killed checkout left" built_right
+
+	key=$("$root/kernel/build.sh" --print-key)
+	mkdir -p "$c/images/$key.tmp"
+	: >"$c/images/$key.tmp/bzImage"
+	check "a half-copied image (images/KEY.tmp)" built_right
+
+	drop_images
+	# A lock file always exists after the first run; only a live
+	# holder may make a build wait.
+	check "the lock file of an earlier run" built_right
+}
+
+# --- test/system/mkrootfs.sh -----------------------------------------
+
+fake_mmdebstrap() {
+	mkdir -p "$work/bin"
+	cat >"$work/bin/mmdebstrap" <<EOF
+#!/bin/bash
+# Stand-in: the target directory is the argument after the suite.
+set -e
+while [[ \$1 == -* ]]; do shift; done
+mkdir -p "\$2/etc/systemd/system" "\$2/usr/bin"
+echo stand-in >"\$2/etc/debian_version"
+echo "\$2" >>"$work/mmdebstrap.calls"
+EOF
+	chmod +x "$work/bin/mmdebstrap"
+	export PATH=$work/bin:$PATH
+}
+
+calls() {
+	wc -l <"$work/mmdebstrap.calls" 2>/dev/null || echo 0
+}
+
+mkroot() {
+	"$root/test/system/mkrootfs.sh" --build "$build" --out "$work/root.img"
+}
+
+# The image holds the base and our tool.
+image_right() {
+	mkroot &&
+	debugfs -R 'cat /etc/debian_version' "$work/root.img" 2>/dev/null |
+		grep -qx stand-in &&
+	debugfs -R 'stat /usr/sbin/ext4dev' "$work/root.img" 2>/dev/null |
+		grep -q 'Type: regular'
+}
+
+rootfs_states() {
+	local before base
+
+	build=${1:?usage: cache_states.sh rootfs BUILD_DIR}
+	((EUID == 0)) || { echo "SKIP: mkrootfs.sh needs root"; exit 77; }
+	[[ -x $build/cli/ext4dev ]] || { echo "FAIL: no '$build/cli/ext4dev'"; exit 1; }
+	if [[ -z $(apt-get indextargets 'Identifier: Packages' 2>/dev/null) ]]; then
+		echo "SKIP: apt knows no package sources here (apt-get update?)"
+		exit 77
+	fi
+	fake_mmdebstrap
+
+	check "no cache directory at all" image_right
+	check "the base was made once" test "$(calls)" -eq 1
+	check "a second run reuses the base" image_right
+	check "... without making it again" test "$(calls)" -eq 1
+
+	base=$(sed -n 1p "$work/mmdebstrap.calls")
+	base=${base%.tmp}
+	rm -f "$base.done"
+	before=$(calls)
+	check "a base without its completion mark (killed while made)" image_right
+	check "... is made again" test "$(calls)" -eq $((before + 1))
+
+	mkdir -p "$base.tmp/half"
+	check "a leftover base.tmp" image_right
+}
+
+case ${1:-} in
+kernel) kernel_states ;;
+rootfs) rootfs_states "${2:-}" ;;
+*) echo "usage: ${0##*/} kernel | rootfs BUILD_DIR" >&2; exit 2 ;;
+esac
+echo "$passed passed, $failed failed"
+((failed == 0))
