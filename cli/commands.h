@@ -28,6 +28,7 @@ int cmd_show_flags(int argc, char **argv, const struct ext4dev_cmd *cmd);
 int cmd_mark(int argc, char **argv, const struct ext4dev_cmd *cmd);
 int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd);
 int cmd_fsck(int argc, char **argv, const struct ext4dev_cmd *cmd);
+int cmd_mount(int argc, char **argv, const struct ext4dev_cmd *cmd);
 
 /* cmd_mark's @arg values. */
 enum { EXT4DEV_MARK_PRODUCTION = 0, EXT4DEV_MARK_TEST = 1 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The dispatcher: pick a subcommand from the name we were called by
- * (mkfs.ext4dev, fsck.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
+ * (mkfs.ext4dev, fsck.ext4dev, mount.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
  * the rest.  No filesystem code lives here.
  */
 #include <errno.h>
@@ -25,6 +25,8 @@ const struct ext4dev_cmd ext4dev_commands[] = {
 	  "make an ext4 filesystem with the test_filesystem flag set" },
 	{ "fsck", cmd_fsck, 0,
 	  "run e2fsck so that it keeps the test_filesystem flag" },
+	{ "mount", cmd_mount, 0,
+	  "mount(8)'s helper: mount only a flagged filesystem" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -37,8 +39,8 @@ static const struct ext4dev_cmd *find_command(const char *name)
 }
 
 /*
- * "mkfs.ext4dev" runs mkfs, "fsck.ext4dev" fsck; "ext4dev-show-flags"
- * runs show-flags.
+ * "mkfs.ext4dev" runs mkfs, "fsck.ext4dev" fsck, "mount.ext4dev" mount;
+ * "ext4dev-show-flags" runs show-flags.
  */
 static const char *command_from_argv0(const char *argv0)
 {
@@ -49,6 +51,8 @@ static const char *command_from_argv0(const char *argv0)
 		return "mkfs";
 	if (!strcmp(base, "fsck.ext4dev"))
 		return "fsck";
+	if (!strcmp(base, "mount.ext4dev"))
+		return "mount";
 	if (!strncmp(base, "ext4dev-", 8))
 		return base + 8;
 	return NULL;

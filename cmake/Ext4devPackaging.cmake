@@ -1,6 +1,7 @@
 # The Debian package: `cpack -G DEB` in the build tree makes
 # ext4dev_<version>_<arch>.deb.  Besides what the targets install
-# (/usr/sbin/ext4dev, the mkfs.ext4dev and fsck.ext4dev links, the man
+# (/usr/sbin/ext4dev, the mkfs.ext4dev, fsck.ext4dev and mount.ext4dev
+# links, the man
 # pages) it carries the bash completion and
 # /usr/share/doc/ext4dev/{copyright,README.md,changelog.gz}.  Depends comes from the binary's shared libraries
 # (dpkg-shlibdeps), so it follows whatever libext2fs/libblkid it was
@@ -30,6 +31,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/cli/completion/ext4dev.bash
 # bash-completion loads completions by command name: one file, a link.
 install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink
 	ext4dev \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${EXT4DEV_COMPLETIONDIR}/mkfs.ext4dev)")
+install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink
+	ext4dev \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${EXT4DEV_COMPLETIONDIR}/mount.ext4dev)")
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME ext4dev)
@@ -42,7 +45,9 @@ set(CPACK_PACKAGE_DESCRIPTION
 "ext4dev shows, sets and clears the test_filesystem flag of ext2, ext3
 and ext4 filesystems in every superblock copy, through libext2fs, and
 makes new ext4 filesystems with the flag set (mkfs.ext4dev).  A kernel
-with the ext4dev patches mounts only flagged filesystems as ext4dev.")
+with the ext4dev patches mounts only flagged filesystems as ext4dev;
+on any other kernel mount.ext4dev checks the flag and mounts a flagged
+filesystem as ext4, so ext4dev fstab entries work there too.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)

@@ -15,6 +15,17 @@ enum ext4dev_exit {
 	EXT4DEV_EXIT_USAGE = 16,	/* bad command line */
 };
 
+/*
+ * mount.ext4dev (cmd_mount.c) speaks mount(8)'s codes instead, because
+ * mount, fstab and systemd read its status as mount's.
+ */
+enum ext4dev_mount_exit {
+	EXT4DEV_MOUNT_OK = 0,
+	EXT4DEV_MOUNT_USAGE = 1,	/* incorrect invocation */
+	EXT4DEV_MOUNT_SYSERR = 2,	/* out of memory, mount not found */
+	EXT4DEV_MOUNT_FAILURE = 32,	/* refused, or the mount failed */
+};
+
 /* Several devices in one call: the caller reports the worst outcome. */
 static inline int ext4dev_exit_worst(int a, int b)
 {

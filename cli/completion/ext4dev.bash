@@ -1,4 +1,4 @@
-# bash completion for ext4dev(8) and mkfs.ext4dev(8)            -*- sh -*-
+# bash completion for ext4dev(8), mkfs.ext4dev(8), mount.ext4dev(8) -*- sh -*-
 # SPDX-License-Identifier: GPL-2.0
 #
 # Subcommands, options and column names come from the binary's own
@@ -82,6 +82,7 @@ _ext4dev()
 	prev=${prev##*[[:space:]]}
 	case ${bin##*/} in
 	mkfs.ext4dev) cmd=mkfs; first=1 ;;
+	mount.ext4dev) cmd=mount; first=1 ;;
 	*)
 		if [ "$COMP_CWORD" -le 1 ]; then
 			_ext4dev_reply "$cur" "$("$bin" --help 2>/dev/null |
@@ -109,7 +110,7 @@ _ext4dev()
 		mapfile -t COMPREPLY < <(compgen -f -- "$val")
 		compopt -o filenames 2>/dev/null
 		return 0 ;;
-	*:--wait | mkfs:-[bCiImgGLUMNOEJtTe])
+	*:--wait | mkfs:-[bCiImgGLUMNOEJtTe] | mount:-[Not])
 		COMPREPLY=()
 		return 0 ;;
 	esac
@@ -120,6 +121,21 @@ _ext4dev()
 		return 0
 	fi
 	_ext4dev_devices "$cur"
+	# mount's second operand is the mount point: directories.
+	if [ "$cmd" = mount ]; then
+		local ops=0
+		for ((i = first; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in
+			-[Not]) i=$((i + 1)) ;;
+			-*) ;;
+			*) ops=$((ops + 1)) ;;
+			esac
+		done
+		if [ "$ops" -ge 1 ]; then
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+			compopt -o filenames 2>/dev/null
+		fi
+	fi
 	# mkfs's second operand is a size: nothing to offer there.
 	if [ "$cmd" = mkfs ]; then
 		local ops=0
@@ -134,4 +150,4 @@ _ext4dev()
 	fi
 	return 0
 }
-complete -F _ext4dev ext4dev mkfs.ext4dev
+complete -F _ext4dev ext4dev mkfs.ext4dev mount.ext4dev

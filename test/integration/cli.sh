@@ -61,11 +61,14 @@ for cmd in $COMMANDS; do
 		check "$cmd --version: version" version_ok "$cmd" --version
 		check "$cmd --version after a device: version" version_ok "$cmd" "$WORK/v.img" --version
 	fi
-	check "$cmd bad option: 16" expect_rc 16 "$EXT4DEV" "$cmd" --no-such-option x
+	# mount speaks mount(8)'s codes: 1 for an incorrect invocation.
+	usage=16
+	[ "$cmd" = mount ] && usage=1
+	check "$cmd bad option: $usage" expect_rc $usage "$EXT4DEV" "$cmd" --no-such-option x
 	# fsck's usage errors are e2fsck's own (integration.fsck)
 	[ "$cmd" = fsck ] ||
 		check "$cmd says Try" grep -q "Try 'ext4dev $cmd --help'" "$WORK/err"
-	check "$cmd no device: 16" expect_rc 16 "$EXT4DEV" "$cmd"
+	check "$cmd no device: $usage" expect_rc $usage "$EXT4DEV" "$cmd"
 	check "man page has command $cmd" grep -q -- "${cmd//-/\\\\-}" "$EXT4DEV_MAN"
 	for opt in $("$EXT4DEV" "$cmd" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		check "man page has $cmd $opt" grep -q -- "${opt//-/\\\\-}" "$EXT4DEV_MAN"
@@ -126,6 +129,7 @@ mkimg "$WORK/t.img" 16M -t ext4 -E test_fs
 check "argv[0] dispatch" expect_rc 0 "$WORK/ext4dev-show-flags" --check test "$WORK/t.img"
 check "mkfs.ext4dev next to ext4dev" [ -L "$(dirname "$EXT4DEV")/mkfs.ext4dev" ]
 check "fsck.ext4dev next to ext4dev" [ -L "$(dirname "$EXT4DEV")/fsck.ext4dev" ]
+check "mount.ext4dev next to ext4dev" [ -L "$(dirname "$EXT4DEV")/mount.ext4dev" ]
 
 # Every page renders from the checkout, links included (man -l).
 if command -v man >/dev/null; then

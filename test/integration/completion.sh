@@ -43,10 +43,10 @@ exactly() {
 		{ echo "'$line': got $(tr '\n' ' ' <<<"$out")"; return 1; }
 }
 
-check "registered for both names" bash -c \
-	'source "$0"; complete -p ext4dev | grep -q _ext4dev && complete -p mkfs.ext4dev | grep -q _ext4dev' \
+check "registered for all three names" bash -c \
+	'source "$0"; complete -p ext4dev | grep -q _ext4dev && complete -p mkfs.ext4dev | grep -q _ext4dev && complete -p mount.ext4dev | grep -q _ext4dev' \
 	"$COMPLETION"
-check "subcommands" exactly "ext4dev " show-flags mark-test mark-production mkfs fsck \
+check "subcommands" exactly "ext4dev " show-flags mark-test mark-production mkfs fsck mount \
 	-h --help -V --version
 check "subcommand prefix" exactly "ext4dev mark-" mark-test mark-production
 check "show-flags options" has "ext4dev show-flags -" -c --check -o --output -J --json \
@@ -69,6 +69,10 @@ mkimg "$WORK/compl-image.img" 16M -t ext4 -L "cmpl$$"
 check "files" exactly "ext4dev show-flags $WORK/compl-" "$WORK/compl-image.img"
 check "mkfs.ext4dev device: files" exactly "mkfs.ext4dev -L x $WORK/compl-" "$WORK/compl-image.img"
 check "mkfs size operand: nothing" exactly "mkfs.ext4dev $WORK/compl-image.img $WORK/compl-"
+mkdir "$WORK/mntpt"
+check "mount.ext4dev options" has "mount.ext4dev $WORK/compl-image.img $WORK/mntpt -" -o -n -v -N -h --help
+check "mount's device: files" exactly "ext4dev mount $WORK/compl-i" "$WORK/compl-image.img"
+check "mount's mount point: directories" exactly "mount.ext4dev $WORK/compl-image.img $WORK/mnt" "$WORK/mntpt"
 check "-z takes a file" exactly "ext4dev mark-test -z $WORK/compl-" "$WORK/compl-image.img"
 blockdev=$(ls /sys/class/block | head -1)
 if [ -n "$blockdev" ]; then

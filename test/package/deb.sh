@@ -3,7 +3,8 @@
 # ext4dev_<version>_<arch>.deb with the binary, its links, the man
 # pages, the bash completion and the docs; Depends comes from the shared
 # libraries; lintian finds no error; unpacked into a throw-away root
-# (dpkg -x) it runs: --version, show-flags (= dumpe2fs), mkfs.ext4dev.
+# (dpkg -x) it runs: --version, show-flags (= dumpe2fs), mkfs.ext4dev,
+# fsck.ext4dev, mount.ext4dev's refusal.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${EXT4DEV_BUILD:?EXT4DEV_BUILD must point at the build tree}"
 : "${EXT4DEV_VERSION:?}"
@@ -20,6 +21,9 @@ check "named ext4dev_<version>_<arch>.deb" [ -f "$DEB" ]
 dpkg-deb -c "$DEB" | awk '{print $6 ($7 ? " " $7 " " $8 : "")}' >"$WORK/contents"
 for path in ./usr/sbin/ext4dev "./usr/sbin/mkfs.ext4dev -> ext4dev" \
 	"./usr/sbin/fsck.ext4dev -> ext4dev" \
+	"./usr/sbin/mount.ext4dev -> ext4dev" \
+	"./usr/share/man/man8/mount.ext4dev.8.gz -> ext4dev.8.gz" \
+	"./usr/share/bash-completion/completions/mount.ext4dev -> ext4dev" \
 	./usr/share/man/man8/ext4dev.8.gz \
 	"./usr/share/man/man8/mkfs.ext4dev.8.gz -> ext4dev.8.gz" \
 	"./usr/share/man/man8/fsck.ext4dev.8.gz -> ext4dev.8.gz" \
@@ -60,8 +64,12 @@ check "... and the flag is set" grep -q test_filesystem <(dumpe2fs_flags "$WORK/
 check "fsck.ext4dev -p from the package keeps the flag" bash -c \
 	'"$0" -fp "$1" >/dev/null && "$2" show-flags --check test "$1"' \
 	"$BIN/fsck.ext4dev" "$WORK/p.img" "$BIN/ext4dev"
+mkimg "$WORK/plain.img" 16M -t ext4
+check "mount.ext4dev from the package refuses an unflagged image: 32" bash -c \
+	'"$0" "$1" "$2" 2>"$2.err"; [ $? = 32 ] && grep -q "no test_filesystem flag" "$2.err"' \
+	"$BIN/mount.ext4dev" "$WORK/plain.img" "$WORK"
 if command -v man >/dev/null; then
-	for page in ext4dev mkfs.ext4dev fsck.ext4dev; do
+	for page in ext4dev mkfs.ext4dev fsck.ext4dev mount.ext4dev; do
 		check "man page $page renders" bash -c \
 			'man -l "$0" 2>&1 >/dev/null | grep -q . && exit 1; man -l "$0" | grep -q "mark-test"' \
 			"$ROOT/usr/share/man/man8/$page.8.gz"

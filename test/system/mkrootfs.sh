@@ -1,17 +1,28 @@
 #!/bin/bash
 # The root filesystem of the Debian guest (test/system/): Debian 12
-# packages, our tool installed by `cmake --install`, the guest's checks
-# and fstab, written into an ext4 image with mke2fs -d (no loop mounts).
+# packages, our tool, the guest's checks and fstab, written into an ext4
+# image with mke2fs -d (no loop mounts).
 #
 # Two stages:
 #   base   mmdebstrap --variant=minbase + PACKAGES, from the Debian
-#          archive this machine's apt already uses.  Cached outside the
-#          repository under a hash of its inputs (this script, hence the
-#          package list, and the architecture), like kernel/build.sh.
-#   image  a hard-linked (else plain) copy of the base + the tool + guest/ + fstab,
-#          then mke2fs -d.  Every run: about a second.
+#          archive this machine's apt already uses, with Debian's kernel
+#          and the initramfs initramfs-tools makes for it in /boot.
+#          Cached outside the repository under a hash of its inputs (this
+#          script, hence the package list, and the architecture), like
+#          kernel/build.sh.  One base serves both variants.
+#   image  a hard-linked (else plain) copy of the base + the tool +
+#          guest/ + the variant's fstab, then mke2fs -d.  Every run: a
+#          few seconds.
 #
-# usage: mkrootfs.sh --build BUILD_DIR --out IMAGE
+# Variants:
+#   ours   (default) for our test kernel, no initramfs: the tool from
+#          `cmake --install`; Debian's kernel and modules left out.
+#   stock  (--stock KERNEL_DIR) for Debian's own kernel: the tool from
+#          the .deb that `cpack -G DEB` makes in the build tree, put in
+#          with dpkg -i; KERNEL_DIR gets the base's vmlinuz, initrd.img
+#          and release.
+#
+# usage: mkrootfs.sh --build BUILD_DIR --out IMAGE [--stock KERNEL_DIR]
 #                    [--packages-extra P1,P2] [--add SRC_DIR:/DEST]...
 # (test/fstests/ adds fstests' runtime packages and the built fstests.)
 # exit: 0, 77 (cannot run here, and why), 1 (failed)
@@ -24,13 +35,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 # What the guest needs: systemd as PID 1 with udev (LABEL= in fstab,
 # ID_FS_TYPE for systemd-fsck), e2fsprogs (e2fsck, fsck.ext4), util-linux
 # (fsck, mount).  Our binary's libraries come with e2fsprogs/util-linux.
+# The stock variant's kernel: linux-image-amd64 and initramfs-tools (the
+# first alternative of its Depends, named so that apt need not choose);
+# no Recommends (firmware, apparmor), as mmdebstrap's default.
 PACKAGES=systemd-sysv,udev,e2fsprogs,util-linux,mount
+PACKAGES+=,linux-image-amd64,initramfs-tools
 readonly SUITE=bookworm
-readonly IMAGE_SIZE=1G
 rootfs_cache=$kernel_cache/rootfs
+# Bases kept: the system one and fstests' (its extra packages make a key
+# of its own), and one older of each while a change moves the key.
+readonly KEEP_BASES=4
 
 usage() {
-	echo "usage: ${0##*/} --build BUILD_DIR --out IMAGE [--packages-extra LIST] [--add SRC:/DEST]..." >&2
+	echo "usage: ${0##*/} --build BUILD_DIR --out IMAGE [--stock KERNEL_DIR] [--packages-extra LIST] [--add SRC:/DEST]..." >&2
 	exit 2
 }
 
@@ -59,7 +76,10 @@ build_base() {
 		skip "apt knows no Debian $SUITE sources here (apt-get update?)"
 	note "building the Debian $SUITE base with mmdebstrap (log: $log)"
 	rm -rf "$tmp"
-	if ! nice mmdebstrap --variant=minbase --include="$PACKAGES" \
+	# The system's PATH: mmdebstrap runs mmtarfilter (python3) once a
+	# package, and a python version manager's shim costs a second a call.
+	if ! PATH=/usr/sbin:/usr/bin:/sbin:/bin nice mmdebstrap \
+		--variant=minbase --include="$PACKAGES" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -81,35 +101,79 @@ base_ready() {
 	[[ -d $1 && -f $1.done && $(<"$1.done") == "$key" ]]
 }
 
-# Keep the newest two bases: each is ~180 MB.
+# Keep the bases used last (a used base is touched): each is ~450 MB.
 prune_bases() {
 	find "$rootfs_cache" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
-		sort -rn | tail -n +3 | cut -d' ' -f2- |
+		sort -rn | tail -n +$((KEEP_BASES + 1)) | cut -d' ' -f2- |
 		while IFS= read -r old; do rm -rf "$old" "$old.log" "$old.done"; done
+}
+
+# The tool as a user of the .deb gets it.  dpkg writes its database
+# through new files and renames, but appends to its log: the stage's
+# dpkg state is copied first, so nothing reaches the base's inodes.
+install_deb() {
+	local stage=$1 build=$2 dir=$1.deb deb
+
+	mkdir -p "$dir"
+	(cd "$build" && cpack -G DEB -B "$dir") >"$dir.log" 2>&1 ||
+		{ tail -n 20 "$dir.log" >&2; die "cpack -G DEB in '$build' failed"; }
+	deb=$(find "$dir" -maxdepth 1 -name 'ext4dev_*.deb' -print -quit)
+	[[ -n $deb ]] || die "cpack made no ext4dev_*.deb in '$dir'"
+	cp -a "$stage/var/lib/dpkg" "$stage/var/lib/dpkg.copy"
+	rm -rf "$stage/var/lib/dpkg" "$stage/var/log/dpkg.log"
+	mv "$stage/var/lib/dpkg.copy" "$stage/var/lib/dpkg"
+	dpkg --root="$stage" --log=/dev/null -i "$deb" >"$dir.log" 2>&1 ||
+		{ cat "$dir.log" >&2; die "dpkg -i '${deb##*/}' into the image failed"; }
+	rm -rf "$dir" "$dir.log"
 }
 
 # Our part of the guest, on top of a copy of the base.
 populate() {
-	local stage=$1 build=$2 g=$here/guest
+	local stage=$1 build=$2 variant=$3 g=$here/guest mnt
 
-	DESTDIR=$stage cmake --install "$build" --prefix /usr >/dev/null ||
-		die "cmake --install '$build' failed"
-	mkdir -p "$stage/usr/lib/ext4dev-system" "$stage/mnt/scratch" \
-		"$stage/mnt/scratch4" "$stage/mnt/plain"
+	# The guest boots from the image, not from /boot; only the stock
+	# kernel loads modules.
+	# shellcheck disable=SC2115 # the stage is never empty
+	rm -rf "${stage:?}/boot/"*
+	if [[ $variant == stock ]]; then
+		# Half the modules' 390 MB drive hardware this guest has not:
+		# no sound, display, network, camera or sensor in `-nodefaults`.
+		rm -rf "$stage"/usr/lib/modules/*/kernel/{sound,drivers/gpu,drivers/media,drivers/net,drivers/infiniband,drivers/iio,drivers/staging}
+		install_deb "$stage" "$build"
+	else
+		rm -rf "$stage/usr/lib/modules"
+		DESTDIR=$stage cmake --install "$build" --prefix /usr >/dev/null ||
+			die "cmake --install '$build' failed"
+	fi
+	mkdir -p "$stage/usr/lib/ext4dev-system"
 	install -m 0755 "$g/checks.sh" "$stage/usr/lib/ext4dev-system/"
-	install -m 0644 "$g/scenarios.sh" "$stage/usr/lib/ext4dev-system/"
+	install -m 0644 "$g/scenarios.sh" "$g/suite-stock.sh" \
+		"$stage/usr/lib/ext4dev-system/"
+	# The KTAP runner and disk() of the busybox guest, one copy for both.
+	install -m 0644 "$here/../qemu/guest/lib.sh" "$stage/usr/lib/ext4dev-system/"
 	install -m 0644 "$g/ext4dev-system.target" "$g/ext4dev-checks.service" \
 		"$stage/etc/systemd/system/"
 	# Replaced, not written through: the copy shares the base's inodes.
 	rm -f "$stage/etc/fstab" "$stage/etc/hostname"
 	echo ext4dev-guest >"$stage/etc/hostname"
-	cat >"$stage/etc/fstab" <<'EOF'
-# test/system: the entries the scenarios are about (see guest/scenarios.sh)
-LABEL=root / ext4 defaults 0 0
-LABEL=scratch /mnt/scratch ext4dev defaults 0 2
-LABEL=scratch4 /mnt/scratch4 ext4 defaults 0 2
-LABEL=plain /mnt/plain ext4dev nofail 0 2
-EOF
+	install -m 0644 "$g/fstab.$variant" "$stage/etc/fstab"
+	for mnt in $(awk '$2 ~ "^/mnt/" { print $2 }' "$stage/etc/fstab"); do
+		mkdir -p "$stage$mnt"
+	done
+}
+
+# Debian's kernel and its initramfs, as the base's build made them.
+export_kernel() {
+	local base=$1 dir=$2 vmlinuz initrd
+
+	vmlinuz=$(find "$base/boot" -maxdepth 1 -name 'vmlinuz-*' -print -quit)
+	initrd=$(find "$base/boot" -maxdepth 1 -name 'initrd.img-*' -print -quit)
+	[[ -n $vmlinuz && -n $initrd ]] ||
+		die "the base '$base' has no /boot/vmlinuz-* and initrd.img-*"
+	mkdir -p "$dir"
+	cp "$vmlinuz" "$dir/vmlinuz"
+	cp "$initrd" "$dir/initrd.img"
+	echo "${vmlinuz##*/vmlinuz-}" >"$dir/release"
 }
 
 stage=""
@@ -117,12 +181,14 @@ key=""
 
 main() {
 	local build="" out="" base start=$EPOCHREALTIME add
+	local variant=ours kernel_out="" size
 	local -a adds=()
 
 	while (($#)); do
 		case $1 in
 		--build) build=${2:?}; shift ;;
 		--out) out=${2:?}; shift ;;
+		--stock) variant=stock kernel_out=${2:?}; shift ;;
 		--packages-extra) PACKAGES+=,${2:?}; shift ;;
 		--add) adds+=("${2:?}"); shift ;;
 		*) usage ;;
@@ -133,6 +199,8 @@ main() {
 	[[ -x $build/cli/ext4dev ]] || die "no '$build/cli/ext4dev': build first"
 	command -v mmdebstrap >/dev/null ||
 		skip "mmdebstrap not found (apt-get install mmdebstrap)"
+	[[ $variant == ours ]] || command -v cpack >/dev/null ||
+		skip "cpack not found (apt-get install cmake)"
 	((EUID == 0)) || skip "mmdebstrap and mke2fs -d need root for a root-owned tree"
 	check_cache_location
 	mkdir -p "$rootfs_cache"
@@ -144,8 +212,10 @@ main() {
 		[[ ! -e $base ]] || note "base '$base' is incomplete: building it again"
 		rm -rf "$base" "$base.done"
 		build_base "$base"
-		prune_bases
 	fi
+	touch "$base"
+	prune_bases
+	[[ -z $kernel_out ]] || export_kernel "$base" "$kernel_out"
 	stage=$(mktemp -d "$(dirname "$out")/rootfs.XXXXXX")
 	trap 'rm -rf "$stage"' EXIT
 	# Hard links where the cache and the image share a filesystem.
@@ -155,13 +225,16 @@ main() {
 		cp -a "$base/." "$stage/"
 	fi
 	flock -u 9
-	populate "$stage" "$build"
+	populate "$stage" "$build" "$variant"
 	for add in "${adds[@]}"; do
 		mkdir -p "$stage/${add#*:}"
 		cp -a "${add%%:*}/." "$stage/${add#*:}/"
 	done
 	rm -f "$out"
-	truncate -s "$IMAGE_SIZE" "$out"
+	# Sparse: 1 GiB, or more where the tree needs it (the stock
+	# kernel's modules), with room for the guest's writes.
+	size=$(($(du -sm "$stage" | cut -f1) + 512))
+	truncate -s $((size > 1024 ? size : 1024))M "$out"
 	mke2fs -q -F -t ext4 -L root -d "$stage" "$out" >/dev/null ||
 		die "mke2fs -d '$stage' '$out' failed"
 	note "root image $out (base $key) in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"

@@ -1,14 +1,18 @@
 #!/bin/bash
 # Boot the Debian guest of test/system/ once: the patched bzImage, no
-# initramfs, systemd as PID 1 on the root image from mkrootfs.sh, to
-# ext4dev-system.target, whose service runs guest/scenarios.sh and
+# initramfs (or Debian's kernel with its initrd: --initrd), systemd as
+# PID 1 on the root image from mkrootfs.sh, to ext4dev-system.target,
+# whose service runs guest/scenarios.sh (or guest/suite-BOOT.sh) and
 # reports KTAP on ttyS1.  Then judge the boot the way test/qemu does.
 #
 # usage: run-boot.sh --kernel BZIMAGE --rootfs IMAGE --boot 1 --out DIR
 #        run-boot.sh --kernel BZIMAGE --disks-from DIR1 --boot 2 --out DIR
 #        run-boot.sh --kernel BZIMAGE --rootfs IMAGE --boot fstests --out DIR
+#        run-boot.sh --kernel VMLINUZ --initrd INITRD --rootfs IMAGE \
+#                    --boot stock --out DIR
 #                    [--expect "NAME..."] [--timeout SECONDS]
-# (fstests: blank "test" and "scratch" disks, for test/fstests/run.sh)
+# (fstests: blank "test" and "scratch" disks, for test/fstests/run.sh;
+# stock: Debian's kernel, mkrootfs.sh --stock, guest/suite-stock.sh)
 #
 # --out DIR gets console.log (ttyS0: kernel and systemd), results.ktap
 # (ttyS1), host.ktap, boot.status, qemu.cmd, disks/.  Each check is then
@@ -53,11 +57,11 @@ EOF
 
 # The disks of each boot, in order (vda, vdb, ...); serial = role.
 roles() {
-	if [[ $boot == fstests ]]; then
-		echo root test scratch
-	else
-		echo root scratch scratch4 plain control
-	fi
+	case $boot in
+	fstests) echo root test scratch ;;
+	stock) echo root scratch plain loose spare ;;
+	*) echo root scratch scratch4 plain control ;;
+	esac
 }
 
 make_disks() {
@@ -69,14 +73,19 @@ make_disks() {
 		return
 	fi
 	broken_flagged "$d/scratch.img" scratch
-	broken_flagged "$d/scratch4.img" scratch4
 	truncate -s "${DISK_MB}M" "$d/plain.img"
 	mke2fs -q -F -t ext4 -L plain "$d/plain.img" >/dev/null
+	if [[ $boot == stock ]]; then
+		broken_flagged "$d/loose.img" loose
+		truncate -s "${DISK_MB}M" "$d/spare.img"
+		return
+	fi
+	broken_flagged "$d/scratch4.img" scratch4
 	broken_flagged "$d/control.img" control
 }
 
 qemu_args() {
-	local role n=0 append
+	local role n=0 append mem=512M
 
 	append="console=ttyS0 root=/dev/vda rw panic=-1 kunit.enable=0"
 	append+="${ROOTFSTYPE:+ rootfstype=$ROOTFSTYPE}"
@@ -84,12 +93,18 @@ qemu_args() {
 	append+=" systemd.show_status=1"
 	# fstests formats and mounts its own disks: none of the fstab's.
 	[[ $boot == fstests ]] && append+=" fstab=no"
+	# A failed fstab mount must fail its check, not stop the boot in
+	# emergency mode until the timeout.
+	[[ $boot == stock ]] && append+=" systemd.mask=emergency.service"
 	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
-	printf '%s\n' -accel tcg -cpu max -m 512M -smp 1 -nodefaults -no-reboot \
-		-display none -monitor none \
+	# Debian's initrd unpacks its modules into RAM.
+	[[ -z $initrd ]] || mem=1G
+	printf '%s\n' -accel tcg -cpu max -m "$mem" -smp 1 \
+		-nodefaults -no-reboot -display none -monitor none \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-kernel "$kernel" -append "$append" \
 		-serial "file:$out/console.log" -serial "file:$out/results.ktap"
+	[[ -z $initrd ]] || printf '%s\n' -initrd "$initrd"
 	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
 	for role in $(roles); do
 		n=$((n + 1))
@@ -98,13 +113,15 @@ qemu_args() {
 	done
 }
 
-# After boot 1: what the guest left on the data disks is consistent.
+# After boot 1 (or stock): what the guest left on the data disks is
+# consistent.
 host_checks() {
 	local role bad=""
 
 	echo "KTAP version 1"
 	echo "1..1"
-	for role in scratch scratch4 plain control; do
+	for role in $(roles); do
+		[[ $role != root ]] || continue
 		e2fsck -fn "$out/disks/$role.img" >"$out/disks/$role.e2fsck" 2>&1 ||
 			bad+=" $role"
 	done
@@ -119,10 +136,11 @@ main() {
 	local status=0 start secs why from="" role
 	local -a qemu
 
-	kernel="" rootfs="" boot="" out="" expect="" limit=${EXT4DEV_SYSTEM_TIMEOUT:-180}
+	kernel="" initrd="" rootfs="" boot="" out="" expect="" limit=""
 	while (($#)); do
 		case $1 in
 		--kernel) kernel=${2:?}; shift ;;
+		--initrd) initrd=${2:?}; shift ;;
 		--rootfs) rootfs=${2:?}; shift ;;
 		--disks-from) from=${2:?}; shift ;;
 		--boot) boot=${2:?}; shift ;;
@@ -133,12 +151,19 @@ main() {
 		esac
 		shift
 	done
-	[[ -n $kernel && -n $out && $boot =~ ^(1|2|fstests)$ ]] || { echo "usage: see ${0##*/}" >&2; exit 2; }
+	[[ -n $kernel && -n $out && $boot =~ ^(1|2|fstests|stock)$ ]] || { echo "usage: see ${0##*/}" >&2; exit 2; }
+	# Debian's kernel with its initramfs takes longer (see README.md).
+	[[ -n $limit ]] || limit=${EXT4DEV_SYSTEM_TIMEOUT:-$([[ -n $initrd ]] && echo 360 || echo 180)}
 	rm -rf "$out"
 	mkdir -p "$out/disks"
 	command -v qemu-system-x86_64 >/dev/null ||
 		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
-	if [[ ! -f $kernel ]]; then
+	if [[ -n $initrd && ! -f $initrd ]]; then
+		skip_boot "no initrd '$initrd' (mkrootfs.sh --stock makes it)"
+	fi
+	if [[ ! -f $kernel && -n $initrd ]]; then
+		skip_boot "no kernel '$kernel' (mkrootfs.sh --stock makes it)"
+	elif [[ ! -f $kernel ]]; then
 		[[ -r $kernel_tarball ]] ||
 			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
 		die "no kernel '$kernel' (kernel/build.sh makes it)"
@@ -163,7 +188,7 @@ main() {
 	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 	echo "boot $boot: QEMU exit status $status after $secs s wall"
 	echo "$secs" >"$out/boot.seconds"
-	if [[ $boot == 1 ]]; then
+	if [[ $boot == 1 || $boot == stock ]]; then
 		host_checks >"$out/host.ktap"
 	else
 		printf 'KTAP version 1\n1..0\n' >"$out/host.ktap"

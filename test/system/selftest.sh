@@ -2,8 +2,8 @@
 # run-boot.sh must fail when it should: a fake qemu-system-x86_64 acts out
 # broken boots (a failed check, a missing line, a lying verdict, a panic,
 # a WARN, a hang, a QEMU error) and each is judged through the real
-# run-boot.sh and test/qemu/check.sh; a missing kernel or root image is a
-# skip with its reason.
+# run-boot.sh and test/qemu/check.sh; a missing kernel, initrd or root
+# image is a skip with its reason; the stock boot passes its initrd.
 #
 # usage: selftest.sh WORKDIR
 set -euo pipefail
@@ -78,6 +78,15 @@ EXT4DEV_KERNEL_TARBALL=$work/none.tar.xz \
 	expect "no kernel, no tarball: skip" 77 77 pass --kernel "$work/none" --rootfs "$work/root.img"
 grep -q "no kernel" "$work/pass.log" ||
 	{ failed=$((failed + 1)); echo "FAIL: the kernel skip does not say why"; }
+# The stock variant: Debian's kernel with its initrd.
+: >"$work/initrd.img"
+s=(--kernel "$work/bzImage" --initrd "$work/initrd.img" --rootfs "$work/root.img" --boot stock)
+expect "stock: all ok" 0 0 pass "${s[@]}"
+grep -q -- "-initrd $work/initrd.img " "$work/pass/qemu.cmd" ||
+	{ failed=$((failed + 1)); echo "FAIL: the stock boot does not pass -initrd"; }
+expect "stock: no initrd: skip" 77 77 pass "${s[@]}" --initrd "$work/none.img"
+grep -q "no initrd" "$work/pass.log" ||
+	{ failed=$((failed + 1)); echo "FAIL: the initrd skip does not say why"; }
 grep -q "console" "$work/hang.log" ||
 	{ failed=$((failed + 1)); echo "FAIL: a hang does not show the console"; }
 echo "system.selftest: $passed passed, $failed failed"

@@ -1,6 +1,8 @@
 # shellcheck shell=dash
-# Helpers for the guest's test suites; sourced by /init and the suites.
-# busybox sh, so POSIX sh plus what busybox ash offers.
+# Helpers for the guest's test suites; sourced by /init and the suites,
+# and by test/system/guest/checks.sh in the Debian guest (mkrootfs.sh
+# installs this file there).  busybox sh, so POSIX sh plus what busybox
+# ash offers; bash runs it too.
 #
 # A test is a shell function t_<name>.  It runs in a subshell with set -e;
 # it fails by exiting non-zero, and the last "FAIL: ..." line it printed

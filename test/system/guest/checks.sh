@@ -3,45 +3,22 @@
 # once the fstab mounts are done (or failed).  KTAP goes to ttyS1, the
 # verdict leaves through isa-debug-exit: 0x10 all ok (QEMU exits 33), 0x11
 # some check failed (35).  Which boot this is comes from the kernel
-# command line: ext4dev.boot=1 or 2.  Disks are found by the serial the
+# command line: ext4dev.boot=1 or 2, or NAME for suite-NAME.sh (stock:
+# Debian's kernel, guest/suite-stock.sh).  Disks are found by the serial the
 # host gave them (see test/system/run-boot.sh).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
 here=/usr/lib/ext4dev-system
+# fail, disk, cmdline_value and the KTAP runner run_suite: the busybox
+# guest's test/qemu/guest/lib.sh, installed here by mkrootfs.sh.
+# shellcheck source=test/qemu/guest/lib.sh
+. "$here/lib.sh"
 # shellcheck source=test/system/guest/scenarios.sh
 . "$here/scenarios.sh"
-
-cmdline_value() {
-	tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
-}
-
-# One KTAP line per check; a check is a function t_<name> run in a
-# subshell with set -e, its output passed on as "# ..." lines.
-run_suite() {
-	local n=0 failed=0 name log status reason
-
-	echo "KTAP version 1"
-	echo "1..$#"
-	for name in "$@"; do
-		n=$((n + 1))
-		log=/run/ext4dev-$name.log
-		(set -e; "t_$name") >"$log" 2>&1
-		status=$?
-		sed 's/^/# /' "$log"
-		if [ "$status" = 0 ]; then
-			echo "ok $n $name"
-		else
-			reason=$(grep '^FAIL: ' "$log" | tail -n 1)
-			echo "not ok $n $name # ${reason:-exited with status $status}"
-			failed=1
-		fi
-	done
-	return $failed
-}
 
 # Leave the disks clean for the host's e2fsck and for the next boot:
 # QEMU ends the moment the verdict is written.
 settle() {
-	umount /mnt/scratch /mnt/scratch4 /mnt/plain 2>/dev/null || true
+	umount /mnt/scratch /mnt/scratch4 /mnt/plain /mnt 2>/dev/null || true
 	journalctl --relinquish-var 2>/dev/null || true
 	sync
 	mount -o remount,ro / 2>/dev/null || true

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The scenarios of test/system/, as t_<name> functions; sourced by
-# checks.sh.  The lists must match test/system/CMakeLists.txt.
+# checks.sh after test/qemu/guest/lib.sh (fail, disk, run_suite).  The
+# lists must match test/system/CMakeLists.txt.
 #
 # Disks (serial = role; labels as in /etc/fstab, see run-boot.sh):
 #   root      unflagged ext4, /
@@ -9,31 +10,15 @@
 #             the flag: see t_fsck_ext4_entry_clears)
 #   plain     unflagged; fstab type ext4dev, nofail, pass 2
 #   control   flagged, repairable error; not in fstab
+# shellcheck disable=SC2034 # read by checks.sh
 BOOT1_TESTS="root_clean fsck_ext4dev_entry fsck_ext4_entry_clears nofail_refused
 control_no_checker control_fsck_ext4_clears show_flags_matches_sysfs
 mark_production_mounted"
+# shellcheck disable=SC2034
 BOOT2_TESTS="second_boot_refused"
 
 # The repairable error the host put on the flagged disks.
 FIXED_LINE="ref count is 5, should be 1.  FIXED"
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-disk() {
-	local dir
-
-	for dir in /sys/block/vd*; do
-		if [ "$(cat "$dir/serial" 2>/dev/null)" = "$1" ]; then
-			echo "/dev/${dir##*/}"
-			return 0
-		fi
-	done
-	echo "FAIL: no disk with serial '$1'" >&2
-	exit 1
-}
 
 # The kernel's refusal, as the ext4dev type logs it.
 gate_lines() {
@@ -84,6 +69,16 @@ expect_fsck_kept() {
 		fail "$mnt is '$(findmnt -n -o FSTYPE "$mnt")', not $type"
 	[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] ||
 		fail "$mnt is not $dev"
+}
+
+# ext4dev mark-* on a mounted disk: refused (8, "is mounted").
+expect_mark_refused() {
+	local cmd=$1 dev=$2 out rc=0
+
+	out=$(ext4dev "$cmd" "$dev" 2>&1) || rc=$?
+	echo "$out"
+	[ "$rc" = 8 ] || fail "$cmd on mounted $dev: $rc, want 8"
+	grep -q "is mounted" <<<"$out" || fail "no 'is mounted' in: $out"
 }
 
 # 1: the unflagged ext4 root came up; no gate line about it anywhere.
@@ -195,13 +190,10 @@ t_show_flags_matches_sysfs() {
 # 6: mark-production refused while mounted, done after umount; the next
 # boot (fstab entry now nofail) refuses the disk and goes on.
 t_mark_production_mounted() {
-	local dev out rc=0
+	local dev
 
 	dev=$(disk scratch)
-	out=$(ext4dev mark-production "$dev" 2>&1) || rc=$?
-	echo "$out"
-	[ "$rc" = 8 ] || fail "mark-production on mounted $dev: $rc, want 8"
-	grep -q "is mounted" <<<"$out" || fail "no 'is mounted' in: $out"
+	expect_mark_refused mark-production "$dev"
 	flagged "$dev" || fail "$dev lost its flag"
 	umount /mnt/scratch
 	ext4dev mark-production "$dev" || fail "mark-production after umount failed"

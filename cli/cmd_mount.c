@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mount.ext4dev, util-linux's external helper for the ext4dev type
+ * (mount(8), "EXTERNAL HELPERS"): mount, fstab and systemd mount units
+ * run it for "-t ext4dev" and for any disk blkid calls ext4dev, which
+ * is every ext4 filesystem with the test_filesystem flag.
+ *
+ * A kernel with the ext4dev series registers the type and its gate
+ * decides: we run "mount -i -t ext4dev".  Any other kernel has no such
+ * type, so the flag is checked here, in the same superblock read as
+ * show-flags, and a flagged filesystem is mounted as ext4.  Either way
+ * util-linux's own mount does the mounting (-i: no helper), so loop
+ * devices, utab, -o options, -n, -f, -v, remount and the read-only
+ * fallback are mount's, not ours.
+ *
+ * Between our check and the kernel's mount someone may clear the flag.
+ * We keep the device's shared lock open across the exec, so ext4dev's
+ * own mark-production waits until mount has finished; tune2fs takes no
+ * lock, and only the kernel series, which checks at mount time, closes
+ * that window for every writer.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cmd_mount.h"
+#include "commands.h"
+#include "exitcodes.h"
+#include "fsio.h"
+#include "report.h"
+#include "version.h"
+
+#define CMD "mount"
+
+static int print_help(void)
+{
+	printf("Usage:\n"
+	       " mount.ext4dev <spec> <dir> [-sfnrvw] [-N <ns>] "
+	       "[-o <options>] [-t <type>]\n"
+	       " ext4dev mount <spec> <dir> [options]\n\n"
+	       "mount(8)'s helper for the ext4dev type.  On a kernel with "
+	       "the ext4dev type it\n"
+	       "runs 'mount -i -t ext4dev'; on any other kernel it mounts "
+	       "<spec> as ext4 only\n"
+	       "if its test_filesystem flag is set.  <spec> is a block "
+	       "device, an image file,\n"
+	       "LABEL=, UUID=, PARTLABEL= or PARTUUID=.  Exit status: "
+	       "mount(8)'s.\n\n"
+	       "Options (passed on to mount):\n"
+	       " -s                    tolerate sloppy mount options\n"
+	       " -f                    fake: do everything but the mount "
+	       "system call\n"
+	       " -n                    do not write utab\n"
+	       " -r                    mount read-only\n"
+	       " -w                    mount read-write\n"
+	       " -v                    verbose\n"
+	       " -N <ns>               mount in another mount namespace\n"
+	       " -o <options>          mount options, comma separated\n"
+	       " -t <type>             ignored (ext4dev has no subtypes)\n"
+	       " -h, --help            display this help\n"
+	       " -V, --version         display the version\n");
+	return EXT4DEV_MOUNT_OK;
+}
+
+/* report_usage() prints; mount(8) says 1 for an incorrect invocation. */
+static int usage_error(int rc)
+{
+	(void)rc;
+	return EXT4DEV_MOUNT_USAGE;
+}
+
+static bool names_remount(const char *opts)
+{
+	size_t n = strlen("remount");
+
+	for (const char *p = opts; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, "remount", n) && (!p[n] || p[n] == ','))
+			return true;
+	}
+	return false;
+}
+
+static int add_opts(struct mount_ctl *ctl, const char *arg)
+{
+	if (ctl->nopts == EXT4DEV_MOUNT_MAX_OPTS)
+		return usage_error(report_usage(CMD, "too many -o options"));
+	ctl->opts[ctl->nopts++] = arg;
+	ctl->remount |= names_remount(arg);
+	return -1;
+}
+
+int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t nflags = 0;
+	int c, rc;
+
+	memset(ctl, 0, sizeof(*ctl));
+	optind = 0;
+	opterr = 0;
+	/* mount(8) puts the options after SPEC and DIR: GNU permutes. */
+	while ((c = getopt_long(argc, argv, ":sfnrvwN:o:t:hV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 's': case 'f': case 'n': case 'r': case 'v': case 'w':
+			if (!strchr(ctl->flags, c))
+				ctl->flags[nflags++] = (char)c;
+			ctl->verbose |= c == 'v';
+			break;
+		case 'N':
+			ctl->ns = optarg;
+			break;
+		case 'o':
+			rc = add_opts(ctl, optarg);
+			if (rc >= 0)
+				return rc;
+			break;
+		case 't':
+			break;
+		case 'h':
+			return print_help();
+		case 'V':
+			return ext4dev_print_version();
+		default:
+			return usage_error(report_bad_option(CMD, c, argv));
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error(report_usage(CMD, "expected <spec> <dir>, "
+						"got %d arguments",
+						argc - optind));
+	ctl->spec = argv[optind];
+	ctl->dir = argv[optind + 1];
+	return -1;
+}
+
+void mount_build_argv(const struct mount_ctl *ctl, const char *type,
+		      const char *spec, char **argv)
+{
+	static char flags[sizeof(((struct mount_ctl *)0)->flags) + 1];
+	int n = 0;
+
+	argv[n++] = "mount";
+	argv[n++] = "-i";
+	argv[n++] = "-t";
+	argv[n++] = (char *)type;
+	if (ctl->flags[0]) {
+		snprintf(flags, sizeof(flags), "-%s", ctl->flags);
+		argv[n++] = flags;
+	}
+	if (ctl->ns) {
+		argv[n++] = "-N";
+		argv[n++] = (char *)ctl->ns;
+	}
+	for (int i = 0; i < ctl->nopts; i++) {
+		argv[n++] = "-o";
+		argv[n++] = (char *)ctl->opts[i];
+	}
+	argv[n++] = "--";
+	argv[n++] = (char *)spec;
+	argv[n++] = (char *)ctl->dir;
+	argv[n] = NULL;
+}
+
+/* Is @word a whole line, or the last field of one, in @text? */
+static bool has_line_ending(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n')) {
+		const char *end;
+
+		if (*p == '\n')
+			p++;
+		end = strchrnul(p, '\n');
+		if ((size_t)(end - p) >= n && !strncmp(end - n, word, n) &&
+		    (end - n == p || strchr(" \t", end[-n - 1])))
+			return true;
+	}
+	return false;
+}
+
+bool mount_kernel_has_ext4dev(const char *filesystems, const char *aliases)
+{
+	/* "\text4dev" in /proc/filesystems; "alias fs-ext4dev ext4". */
+	if (filesystems && has_line_ending(filesystems, "ext4dev"))
+		return true;
+	return aliases && (strstr(aliases, "\nalias fs-ext4dev ") ||
+			   !strncmp(aliases, "alias fs-ext4dev ", 17));
+}
+
+/* A whole text file, or NULL; for /proc files, whose size says 0. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	char buf[8192];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	out = open_memstream(&text, &len);
+	while (out && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, out);
+	if (out)
+		fclose(out);
+	fclose(f);
+	return text;
+}
+
+/*
+ * /proc/filesystems, else the running kernel's modules.alias: a modular
+ * ext4 with the series lists ext4dev only once it is loaded, and mount
+ * loads it by the type's name.  $EXT4DEV_PROC_FILESYSTEMS stands in for
+ * /proc/filesystems in tests.
+ */
+static bool kernel_has_ext4dev(void)
+{
+	const char *fs_path = getenv("EXT4DEV_PROC_FILESYSTEMS");
+	char *fs = slurp(fs_path ? fs_path : "/proc/filesystems");
+	char *aliases = NULL, path[512];
+	struct utsname u;
+	bool has;
+
+	if (!fs_path && !uname(&u)) {
+		snprintf(path, sizeof(path), "/lib/modules/%s/modules.alias",
+			 u.release);
+		if (!fs || !mount_kernel_has_ext4dev(fs, NULL))
+			aliases = slurp(path);
+	}
+	has = mount_kernel_has_ext4dev(fs, aliases);
+	free(fs);
+	free(aliases);
+	return has;
+}
+
+/* $EXT4DEV_MOUNT, else mount on $PATH, else where util-linux puts it. */
+static int exec_mount(char **argv)
+{
+	static const char *const fallback[] = { "/usr/bin/mount",
+						"/bin/mount", NULL };
+	const char *mount = getenv("EXT4DEV_MOUNT");
+
+	fflush(stdout);
+	if (mount) {
+		execvp(mount, argv);
+		report_failure("cannot run mount '%s': %s", mount,
+			       strerror(errno));
+		return EXT4DEV_MOUNT_SYSERR;
+	}
+	execvp("mount", argv);
+	for (const char *const *p = fallback; errno == ENOENT && *p; p++)
+		execv(*p, argv);
+	report_failure("cannot run mount: %s (install mount)",
+		       strerror(errno));
+	return EXT4DEV_MOUNT_SYSERR;
+}
+
+static int run_mount(const struct mount_ctl *ctl, const char *type,
+		     const char *spec)
+{
+	char *argv[EXT4DEV_MOUNT_MAX_ARGS];
+
+	mount_build_argv(ctl, type, spec, argv);
+	return exec_mount(argv);
+}
+
+static int refuse(const struct fsio_dev *dev)
+{
+	char name[EXT4DEV_NAME_MAX];
+
+	report_dev_name(dev, true, name, sizeof(name));
+	report_failure("%s: no test_filesystem flag, not mounting it as "
+		       "ext4dev (set it with 'ext4dev mark-test' or "
+		       "'tune2fs -E test_fs')", name);
+	return EXT4DEV_MOUNT_FAILURE;
+}
+
+/* Is @dev a filesystem with the flag?  -1 if so, else the exit code. */
+static int check_flag(struct fsio_dev *dev)
+{
+	errcode_t err = fsio_open_read(dev);
+
+	if (!err && ext2fs_has_feature_journal_dev(dev->fs->super))
+		err = EXT4DEV_ERR_JOURNAL_DEV;
+	if (err) {
+		report_fs_error(dev, err);
+		return EXT4DEV_MOUNT_FAILURE;
+	}
+	if (!(dev->fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS))
+		return refuse(dev);
+	return -1;
+}
+
+/*
+ * The stock-kernel path: check, then mount the device we checked (a
+ * tag resolved once) as ext4, with our shared lock inherited by mount.
+ */
+static int mount_checked(const struct mount_ctl *ctl)
+{
+	struct fsio_dev dev;
+	char *path = NULL;
+	errcode_t err = fsio_init(&dev, ctl->spec);
+	int rc = EXT4DEV_MOUNT_FAILURE, keep = -1;
+
+	if (err) {
+		report_fs_error(&dev, err);
+		goto out;
+	}
+	rc = check_flag(&dev);
+	if (rc >= 0)
+		goto out;
+	path = strdup(dev.path);
+	/* Not close-on-exec: the lock lasts until mount exits. */
+	keep = fcntl(dev.lock_fd, F_DUPFD, 3);
+	if (!path || keep < 0) {
+		rc = EXT4DEV_MOUNT_SYSERR;
+		report_failure("%s", strerror(path ? errno : ENOMEM));
+		goto out;
+	}
+	fsio_release(&dev);
+	if (ctl->verbose)
+		printf("mount.ext4dev: '%s' has the test_filesystem flag; "
+		       "this kernel has no ext4dev type: mounting it as "
+		       "ext4\n", ctl->spec);
+	rc = run_mount(ctl, "ext4", path);
+	close(keep);
+	free(path);
+	return rc;
+out:
+	fsio_release(&dev);
+	free(path);
+	return rc;
+}
+
+int cmd_mount(int argc, char **argv, const struct ext4dev_cmd *cmd)
+{
+	struct mount_ctl ctl;
+	int rc = mount_parse(&ctl, argc, argv);
+
+	(void)cmd;
+	if (rc >= 0)
+		return rc;
+	if (kernel_has_ext4dev())
+		return run_mount(&ctl, "ext4dev", ctl.spec);
+	/*
+	 * A remount changes options of a mount that passed the check when
+	 * it was made; SPEC may not even be a device we can read then.
+	 */
+	if (ctl.remount)
+		return run_mount(&ctl, "ext4", ctl.spec);
+	return mount_checked(&ctl);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef EXT4DEV_CMD_MOUNT_H
+#define EXT4DEV_CMD_MOUNT_H
+
+#include <stdbool.h>
+
+/* Most -o arguments we pass on; mount(8) gives a helper one. */
+#define EXT4DEV_MOUNT_MAX_OPTS 8
+/* "mount -i -t TYPE" + flags + -N + -o's + "--" SPEC DIR NULL. */
+#define EXT4DEV_MOUNT_MAX_ARGS (4 + 6 + 2 + 2 * EXT4DEV_MOUNT_MAX_OPTS + 4)
+
+/*
+ * What mount(8) asked its helper for:
+ * mount.ext4dev SPEC DIR [-sfnrvw] [-N NS] [-o OPTIONS] [-t TYPE].
+ */
+struct mount_ctl {
+	const char *spec;
+	const char *dir;
+	char flags[8];		/* the -s -f -n -r -v -w given, as "fnv" */
+	const char *ns;		/* -N */
+	const char *opts[EXT4DEV_MOUNT_MAX_OPTS];	/* each -o */
+	int nopts;
+	bool verbose;		/* -v */
+	bool remount;		/* "remount" is among the -o options */
+};
+
+/* Returns -1 to go on, or mount(8)'s exit code (1, or 0 after --help). */
+int mount_parse(struct mount_ctl *ctl, int argc, char **argv);
+
+/*
+ * util-linux mount's command line for @ctl with filesystem @type and
+ * source @spec: "mount -i -t TYPE [-FLAGS] [-N NS] [-o OPTS]... -- SPEC
+ * DIR" (-i: no helper, or we would call ourselves).  @argv must have
+ * EXT4DEV_MOUNT_MAX_ARGS slots; it ends with NULL.
+ */
+void mount_build_argv(const struct mount_ctl *ctl, const char *type,
+		      const char *spec, char **argv);
+
+/*
+ * Does the running kernel know the ext4dev type?  @filesystems is
+ * /proc/filesystems' text; @aliases, if not NULL, the running kernel's
+ * modules.alias, for an ext4 module that is not loaded yet.
+ */
+bool mount_kernel_has_ext4dev(const char *filesystems, const char *aliases);
+
+#endif
