@@ -175,7 +175,7 @@ static int scan_line(char *cp, const char *section, int *depth)
 	return is_false(word(value));
 }
 
-bool e2fsck_conf_keeps_flag(const char *text)
+enum e2fsck_conf_verdict e2fsck_conf_verdict(const char *text)
 {
 	char line[EXT4DEV_E2FSCK_LINE], section[EXT4DEV_E2FSCK_LINE] = "";
 	bool started = false;
@@ -200,7 +200,14 @@ bool e2fsck_conf_keeps_flag(const char *text)
 		}
 		verdict = scan_line(cp, section, &depth);
 	}
-	return verdict == 1;
+	if (verdict < 0)
+		return E2FSCK_CONF_DEFAULT;
+	return verdict ? E2FSCK_CONF_KEEPS : E2FSCK_CONF_CLEARS;
+}
+
+bool e2fsck_conf_keeps_flag(const char *text)
+{
+	return e2fsck_conf_verdict(text) == E2FSCK_CONF_KEEPS;
 }
 
 char *e2fsck_conf_with_keep(const char *text)
@@ -212,18 +219,37 @@ char *e2fsck_conf_with_keep(const char *text)
 	return out;
 }
 
+char *e2fsck_conf_warning(const char *path, enum e2fsck_conf_verdict v)
+{
+	char *msg = NULL;
+	int n = -1;
+
+	if (v == E2FSCK_CONF_CLEARS)
+		n = asprintf(&msg, "e2fsck clears the test_filesystem flag "
+			     "under '%s', which sets clear_test_fs_flag: "
+			     "check with fsck.ext4dev (fstab type ext4dev), "
+			     "or set 'clear_test_fs_flag = false' there",
+			     path);
+	else if (v == E2FSCK_CONF_DEFAULT)
+		n = asprintf(&msg, "e2fsck clears the test_filesystem flag "
+			     "by default: check with fsck.ext4dev (fstab "
+			     "type ext4dev), or add 'clear_test_fs_flag = "
+			     "false' to [options] in '%s'", path);
+	return n < 0 ? NULL : msg;
+}
+
 void e2fsck_conf_warn(void)
 {
 	const char *path = e2fsck_conf_path();
-	char *text = NULL;
-	bool keeps = !e2fsck_conf_read(path, &text) &&
-		     e2fsck_conf_keeps_flag(text);
+	char *text = NULL, *msg;
+	/* An unreadable configuration is one e2fsck skips too. */
+	enum e2fsck_conf_verdict v = e2fsck_conf_read(path, &text) ?
+				     E2FSCK_CONF_DEFAULT :
+				     e2fsck_conf_verdict(text);
 
 	free(text);
-	if (keeps)
-		return;
-	fprintf(stderr, "ext4dev: warning: e2fsck clears the test_filesystem "
-		"flag under '%s': check with fsck.ext4dev (fstab type "
-		"ext4dev), or add 'clear_test_fs_flag = false' to its "
-		"[options]\n", path);
+	msg = e2fsck_conf_warning(path, v);
+	if (msg)
+		fprintf(stderr, "ext4dev: warning: %s\n", msg);
+	free(msg);
 }

@@ -28,6 +28,14 @@ const char *e2fsck_conf_path(void);
  */
 int e2fsck_conf_read(const char *path, char **text);
 
+/* What e2fsck, configured by @text, does with the flag. */
+enum e2fsck_conf_verdict {
+	E2FSCK_CONF_DEFAULT,	/* no relation: e2fsck's default clears */
+	E2FSCK_CONF_CLEARS,	/* the relation says clear */
+	E2FSCK_CONF_KEEPS,	/* the relation says false: kept */
+};
+enum e2fsck_conf_verdict e2fsck_conf_verdict(const char *text);
+
 /* Does e2fsck, configured by @text, keep the flag? */
 bool e2fsck_conf_keeps_flag(const char *text);
 
@@ -39,6 +47,13 @@ bool e2fsck_conf_keeps_flag(const char *text);
  */
 char *e2fsck_conf_with_keep(const char *text);
 #define EXT4DEV_E2FSCK_KEEP_LINES 2
+
+/*
+ * The warning for @v (NULL for E2FSCK_CONF_KEEPS, or out of memory):
+ * @path is named as the cause only when its relation clears; under
+ * e2fsck's default it is only where the fix goes.  malloc()ed.
+ */
+char *e2fsck_conf_warning(const char *path, enum e2fsck_conf_verdict v);
 
 /*
  * mark-test and mkfs: one line on stderr when the system's e2fsck

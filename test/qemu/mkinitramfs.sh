@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build the test guest's initramfs (an uncompressed newc cpio): busybox-
-# static, our ext4dev binary (also as mkfs.ext4dev), util-linux's mount,
-# umount and blkid (for mounting without -t), the shared libraries they
+# static, our ext4dev binary (also as mkfs.ext4dev and, where mount(8)
+# looks for helpers, /sbin/mount.ext4dev), util-linux's mount, umount and
+# blkid (for mounting without -t), sfdisk (the GPT disk's table), the
+# shared libraries they
 # need at their ldd paths, and the guest scripts from test/qemu/guest.
 #
 # The archive is rebuilt only when an input changed: a hash of every file
@@ -38,14 +40,15 @@ guest_files() {
 	echo "$(command -v mount) /usr/bin/mount"
 	echo "$(command -v umount) /usr/bin/umount"
 	echo "$(command -v blkid) /usr/sbin/blkid"
+	echo "$(command -v sfdisk) /usr/sbin/sfdisk"
 	for bin in "$ext4dev" "$(command -v mount)" "$(command -v umount)" \
-		   "$(command -v blkid)"; do
+		   "$(command -v blkid)" "$(command -v sfdisk)"; do
 		for lib in $(libraries_of "$bin"); do
 			echo "$lib $lib"
 		done
 	done | sort -u
 	echo "$here/guest/init /init"
-	for f in lib.sh run suite-normal.sh suite-require.sh; do
+	for f in lib.sh run suite-normal.sh suite-require.sh parts.sh; do
 		echo "$here/guest/$f /ext4dev/$f"
 	done
 }
@@ -59,6 +62,7 @@ check_inputs() {
 		die "'$busybox' is not statically linked (install busybox-static)"
 	fi
 	command -v cpio >/dev/null || skip "cpio not found (apt-get install cpio)"
+	command -v sfdisk >/dev/null || skip "sfdisk not found (apt-get install fdisk)"
 }
 
 input_hash() {
@@ -80,6 +84,8 @@ populate() {
 	done < <(guest_files)
 	chmod 0755 "$root/init" "$root/ext4dev/run"
 	ln -s ext4dev "$root/usr/sbin/mkfs.ext4dev"
+	ln -s ext4dev "$root/usr/sbin/mount.ext4dev"
+	ln -s /usr/sbin/ext4dev "$root/sbin/mount.ext4dev"
 	# busybox applets for everything util-linux does not provide here
 	for applet in $("$busybox" --list); do
 		[[ -e $root/bin/$applet || -e $root/usr/bin/$applet ||

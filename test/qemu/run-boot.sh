@@ -36,6 +36,10 @@ readonly MAIN_MKFS=${EXT4DEV_QEMU_MKFS:-guest}
 # Fixed identity of the LABEL=/UUID= disk, passed on to the guest.
 readonly LABEL=ext4dev-label
 readonly LABEL_UUID=6f2b1c3e-5a4d-4e8f-9b7a-0c1d2e3f4a5b
+# The GPT disk of the part_* checks (guest/parts.sh): fixed identities,
+# the first partition's PARTUUID passed on to the guest.
+readonly PARTS_MB=64
+readonly PART_UUID=3c7b70f7-6180-4e24-abf9-f652c2c6b574
 
 usage() {
 	cat <<EOF
@@ -85,6 +89,22 @@ make_disks_normal() {
 	mkimg "$d/untouched.img" -t ext4
 	mkimg "$d/readonly.img" -t ext4 -E test_fs
 	echo "tune2fs main m1k_csum m1k_nocsum m4k_csum m4k_nocsum nojournal label untouched readonly"
+}
+
+# A disk with a GPT table of three blank partitions, made by sfdisk on
+# the image file (no root, no loop device); attached as virtio-scsi.
+make_parts_disk() {
+	local img=$1
+
+	rm -f "$img"
+	truncate -s "${PARTS_MB}M" "$img"
+	sfdisk -q "$img" >/dev/null <<EOF || die "sfdisk '$img' failed"
+label: gpt
+label-id: 8d1f6a52-0b8e-4c1e-9e43-5f0a2d7c9b11
+size=16MiB, name=ext4dev-p1, uuid=$PART_UUID
+size=16MiB, name=ext4dev-p2, uuid=1e0c5b7a-93d4-4f62-8a1b-2c3d4e5f6a7b
+name=ext4dev-p3, uuid=9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+EOF
 }
 
 make_disks_require() {
@@ -141,6 +161,7 @@ qemu_args() {
 	if [[ $suite == normal ]]; then
 		append+=" kunit.filter_glob=ext4* kunit.filter=speed>slow"
 		append+=" ext4dev.label=$LABEL ext4dev.uuid=$LABEL_UUID"
+		append+=" ext4dev.partuuid=$PART_UUID"
 	else
 		append+=" kunit.enable=0"
 	fi
@@ -166,6 +187,31 @@ qemu_args() {
 		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw$ro" \
 			-device "virtio-blk-pci,drive=d$n,serial=$role"
 	done
+	# /dev/sda in the guest: a SCSI disk, named as on real machines.
+	if [[ -f $out/disks/parts.img ]]; then
+		printf '%s\n' -device virtio-scsi-pci,id=scsi0 \
+			-drive "file=$out/disks/parts.img,if=none,id=dparts,format=raw" \
+			-device scsi-hd,drive=dparts,bus=scsi0.0,serial=parts
+	fi
+}
+
+# e2fsck -fn on each partition of the GPT disk that holds an ext2/3/4
+# filesystem, copied out by the offsets sfdisk reads from the table.
+e2fsck_partitions() {
+	local img=$out/disks/parts.img start size n=0 part bad=""
+
+	[[ -f $img ]] || return 0
+	while read -r start size; do
+		n=$((n + 1))
+		part=$out/disks/parts.p$n.img
+		dd if="$img" of="$part" bs=1M iflag=skip_bytes,count_bytes \
+			skip=$((start * 512)) count=$((size * 512)) status=none
+		if [[ $(blkid -p -o value -s TYPE "$part" 2>/dev/null) == ext* ]]; then
+			e2fsck -fn "$part" >"$part.e2fsck" 2>&1 || bad+=" parts.p$n"
+		fi
+		rm -f "$part"
+	done < <(sfdisk -d "$img" | sed -n 's/.*start= *\([0-9]*\), size= *\([0-9]*\).*/\1 \2/p')
+	echo "$bad"
 }
 
 # Checks on the images after the guest is gone, as KTAP in host.ktap.
@@ -179,6 +225,7 @@ host_checks() {
 		[[ $role == main && $MAIN_MKFS == guest && ! -s $img ]] && continue
 		e2fsck -fn "$img" >"$out/disks/$role.e2fsck" 2>&1 || bad+=" $role"
 	done
+	bad+=$(e2fsck_partitions)
 	n=$((n + 1))
 	if [[ -z $bad ]]; then
 		echo "ok $n e2fsck_clean"
@@ -227,6 +274,11 @@ main() {
 	[[ -f $initramfs ]] || die "no initramfs '$initramfs' (mkinitramfs.sh makes it)"
 	[[ -n $only ]] && expect=${only//,/ }
 	roles=$("make_disks_$suite" "$out/disks")
+	if [[ $suite == normal ]]; then
+		command -v sfdisk >/dev/null ||
+			skip_boot "sfdisk not found (apt-get install fdisk)"
+		make_parts_disk "$out/disks/parts.img"
+	fi
 	untouched_sum=$(sha256sum <"$out/disks/untouched.img")
 	accel=$(choose_accel)
 	mapfile -t qemu < <(qemu_args)

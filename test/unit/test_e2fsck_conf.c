@@ -60,6 +60,46 @@ static void test_keeps_only_when_false(void **state)
 		"[options]\nsub = {\n x = 1\n}\nclear_test_fs_flag = 0\n"));
 }
 
+/* e2fsck's default is not the configuration's doing. */
+static void test_verdict_default_or_relation(void **state)
+{
+	assert_int_equal(e2fsck_conf_verdict(""), E2FSCK_CONF_DEFAULT);
+	assert_int_equal(e2fsck_conf_verdict("[options]\nmax_count = 3\n"),
+			 E2FSCK_CONF_DEFAULT);
+	assert_int_equal(e2fsck_conf_verdict("[scratch_files]\n"
+					     "clear_test_fs_flag = 0\n"),
+			 E2FSCK_CONF_DEFAULT);
+	assert_int_equal(e2fsck_conf_verdict("[options]\n"
+					     "clear_test_fs_flag = 1\n"),
+			 E2FSCK_CONF_CLEARS);
+	assert_int_equal(e2fsck_conf_verdict("[options]\n"
+					     "clear_test_fs_flag = no\n"),
+			 E2FSCK_CONF_KEEPS);
+}
+
+static void test_warning_names_the_file_only_when_it_clears(void **state)
+{
+	char *m = e2fsck_conf_warning("/etc/e2fsck.conf",
+				      E2FSCK_CONF_DEFAULT);
+
+	assert_non_null(m);
+	assert_non_null(strstr(m, "clears the test_filesystem flag by "
+			       "default:"));
+	assert_null(strstr(m, "under"));
+	/* ... named only as the place for the fix */
+	assert_non_null(strstr(m, "'clear_test_fs_flag = false' to "
+			       "[options] in '/etc/e2fsck.conf'"));
+	free(m);
+	m = e2fsck_conf_warning("/x/e2fsck.conf", E2FSCK_CONF_CLEARS);
+	assert_non_null(m);
+	assert_non_null(strstr(m, "flag under '/x/e2fsck.conf', which sets "
+			       "clear_test_fs_flag"));
+	assert_null(strstr(m, "default"));
+	free(m);
+	assert_null(e2fsck_conf_warning("/etc/e2fsck.conf",
+					E2FSCK_CONF_KEEPS));
+}
+
 static void test_with_keep_wins(void **state)
 {
 	static const char text[] =
@@ -140,6 +180,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keeps_only_when_false),
+		cmocka_unit_test(test_verdict_default_or_relation),
+		cmocka_unit_test(test_warning_names_the_file_only_when_it_clears),
 		cmocka_unit_test(test_with_keep_wins),
 		cmocka_unit_test(test_read_file_and_dir),
 		cmocka_unit_test(test_path),

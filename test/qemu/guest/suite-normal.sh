@@ -14,13 +14,17 @@
 #                afterwards that not a byte of it changed
 #   readonly     flagged, attached with readonly=on: the kernel marks it
 #                read-only, and every change must be refused, bytes unchanged
+# and one virtio-scsi disk with a GPT table, for the part_* checks
+# (guest/parts.sh).
 # The tests on "main" build on each other and run in this order.
 
 TESTS="mkfs_mount_ext4dev production_refused mark_test_mounts_again
 mark_refused_while_mounted show_flags_matches_sysfs automount_by_blkid
 host_tune2fs_flagged matrix_1k_csum matrix_1k_nocsum matrix_4k_csum
 matrix_4k_nocsum matrix_nojournal label_uuid refused_mount_untouched
-read_only_disk"
+read_only_disk part_table part_mkfs_mark part_whole_disk_refused
+part_show_flags_sysfs part_mount_helper part_partuuid_partlabel
+part_table_unchanged"
 
 LABEL=$(cmdline_value ext4dev.label)
 LABEL_UUID=$(cmdline_value ext4dev.uuid)
@@ -272,3 +276,6 @@ t_read_only_disk() {
 		fail "the refused commands changed the read-only disk's bytes"
 	expect_flag test "$dev"
 }
+
+# shellcheck source=test/qemu/guest/parts.sh
+. /ext4dev/parts.sh
