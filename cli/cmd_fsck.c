@@ -22,6 +22,7 @@
 
 #include "commands.h"
 #include "e2fsck_conf.h"
+#include "fsio.h"
 #include "exitcodes.h"
 #include "report.h"
 
@@ -117,6 +118,23 @@ static int exec_e2fsck(char **argv)
 			      strerror(errno));
 }
 
+/*
+ * e2fsck opens its device (the last argument) without looking: a FIFO
+ * would hold it for ever.  Refuse what every other command refuses.
+ */
+static int check_device(int argc, char **argv)
+{
+	const char *dev = argc > 1 ? argv[argc - 1] : "-";
+	errcode_t err;
+
+	if (dev[0] == '-')
+		return -1;
+	err = fsio_check_kind(dev);
+	if (err != EXT4DEV_ERR_NOT_BLOCK_OR_FILE)
+		return -1;
+	return report_failure("'%s': %s", dev, error_message(err));
+}
+
 int cmd_fsck(int argc, char **argv, const struct ext4dev_cmd *cmd)
 {
 	char proc_path[64];
@@ -124,6 +142,9 @@ int cmd_fsck(int argc, char **argv, const struct ext4dev_cmd *cmd)
 
 	if (wants_help(argc, argv))
 		return print_help();
+	rc = check_device(argc, argv);
+	if (rc >= 0)
+		return rc;
 	rc = conf_fd(&fd);
 	if (rc >= 0)
 		return rc;

@@ -13,6 +13,7 @@
  */
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <ext2fs/ext2fs.h>
 
 #include "ext4dev_err.h"
@@ -183,6 +184,24 @@ struct fsio_target {
 	unsigned int phys_sector_size;	/* the logical size when unknown */
 	bool all_holes;			/* an image file with no data at all */
 };
+
+/*
+ * What a path must be before we open it: a regular file or a block
+ * device.  EISDIR, EXT4DEV_ERR_NOT_BLOCK_OR_FILE (a FIFO, socket or
+ * character device: opening one could block or act), or 0.
+ */
+errcode_t fsio_kind_error(const struct stat *st);
+
+/* fsio_kind_error() of what stat(@path) finds; errno if nothing. */
+errcode_t fsio_check_kind(const char *path);
+
+/*
+ * Open @path with @flags (O_RDONLY, maybe O_CREAT) only if it is a
+ * regular file or a block device, checked before the open and again on
+ * the open descriptor; a FIFO never blocks us, a tape never rewinds.
+ * *@fd is -1 unless it returns 0.
+ */
+errcode_t fsio_open_kind(const char *path, int flags, int *fd);
 
 /*
  * stat() dev->path and ask libext2fs its size in @blocksize blocks and
