@@ -191,7 +191,9 @@ int cmd_mark(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	rc = EXT4DEV_EXIT_OK;
 	for (int i = 0; i < ctl.ndevices; i++)
 		rc = ext4dev_exit_worst(rc, mark_one(&ctl, ctl.devices[i]));
-	if (ctl.set && !ctl.quiet && rc == EXT4DEV_EXIT_OK)
+	if (ctl.set && !ctl.quiet && rc == EXT4DEV_EXIT_OK) {
+		fflush(stdout);	/* the warning after what it follows */
 		e2fsck_conf_warn();
+	}
 	return rc;
 }

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,8 @@ void vprint(const char *prefix, const char *fmt, va_list ap)
 	esc = malloc(len);
 	if (raw && esc)
 		report_escape(raw, esc, len);
+	/* In a log of both streams, what stdout said comes first. */
+	fflush(stdout);
 	fprintf(stderr, "ext4dev: %s%s\n", prefix,
 		raw && esc ? esc : "(out of memory)");
 	free(esc);
@@ -71,19 +74,30 @@ int report_usage(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprint("", fmt, ap);
 	va_end(ap);
+	fflush(stdout);
 	fprintf(stderr, "Try 'ext4dev%s%s --help' for more information.\n",
 		cmd ? " " : "", cmd ? cmd : "");
 	return EXT4DEV_EXIT_USAGE;
 }
 
+/*
+ * getopt permutes: argv[optind - 1] may be a device name met before the
+ * option, or the bundle "-xy" may still be half read.  A short option
+ * is named by optopt alone; only a long one needs its word, which
+ * getopt has just stepped over (and moved in front of any devices).
+ */
 int report_bad_option(const char *cmd, int c, char **argv)
 {
 	const char *word = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = !strncmp(word, "--", 2);
 
-	if (c == ':')
+	if (c == ':' && (is_long || !optopt))
 		return report_usage(cmd, "option '%s' requires an argument",
 				    word);
-	if (optopt && word[0] == '-' && word[1] != '-')
+	if (c == ':')
+		return report_usage(cmd, "option requires an argument -- "
+				    "'%c'", optopt);
+	if (optopt && !is_long)
 		return report_usage(cmd, "invalid option -- '%c'", optopt);
 	return report_usage(cmd, "unrecognized option '%s'", word);
 }
