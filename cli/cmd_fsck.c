@@ -25,6 +25,7 @@
 #include "fsio.h"
 #include "exitcodes.h"
 #include "report.h"
+#include "version.h"
 
 static int print_help(void)
 {
@@ -41,6 +42,8 @@ static int print_help(void)
 	       "Options:\n"
 	       " -h, --help            display this help (e2fsck has "
 	       "none of its own)\n"
+	       "     --version         display our version and e2fsck's "
+	       "(-V is e2fsck's)\n"
 	       " all others            e2fsck's: see e2fsck(8)\n");
 	return EXT4DEV_EXIT_OK;
 }
@@ -50,10 +53,10 @@ static int print_help(void)
  * ourselves changes no command e2fsck would accept.  After "--" they
  * are device names.
  */
-static bool wants_help(int argc, char **argv)
+static bool wants(int argc, char **argv, const char *a, const char *b)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], a) || (b && !strcmp(argv[i], b)))
 			return true;
 	return false;
 }
@@ -140,8 +143,20 @@ int cmd_fsck(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	char proc_path[64];
 	int fd = -1, rc;
 
-	if (wants_help(argc, argv))
+	if (wants(argc, argv, "-h", "--help"))
 		return print_help();
+	/*
+	 * e2fsck has no --version (its -V stays its own): ours, then the
+	 * e2fsck we run saying its own.
+	 */
+	if (wants(argc, argv, "--version", NULL)) {
+		static char *version_argv[] = { "e2fsck", "-V", NULL };
+
+		ext4dev_print_version();
+		printf("runs e2fsck, which says:\n");
+		fflush(stdout);
+		return exec_e2fsck(version_argv);
+	}
 	rc = check_device(argc, argv);
 	if (rc >= 0)
 		return rc;
