@@ -131,10 +131,11 @@ static errcode_t mark_backups(const struct mark_ctl *ctl,
 	err = ctl->dry_run ? fsio_check_writable(dev) :
 			     fsio_commit_backups(dev, opts);
 	snprintf(what, sizeof(what), "%s%s in %u backup superblock%s "
-		 "(the primary already had it)",
+		 "(the primary %s)",
 		 ctl->dry_run ? "would be " : "",
 		 ctl->set ? "set" : "cleared",
-		 dev->nstale, dev->nstale == 1 ? "" : "s");
+		 dev->nstale, dev->nstale == 1 ? "" : "s",
+		 ctl->set ? "already had it" : "was already clear");
 	if (!err)
 		say(ctl, dev, what);
 	return err;

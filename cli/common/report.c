@@ -139,6 +139,49 @@ const char *report_dev_name(const struct fsio_dev *dev, bool quote,
 	return buf;
 }
 
+/* Names that are spelled out letter by letter: "an xfs filesystem". */
+const char *report_article(const char *noun)
+{
+	static const char *const letters[] = {
+		"xfs", "ntfs", "hfs", "hfsplus", "f2fs", "nilfs2", "LVM2_member",
+		"LUKS", "MBR", NULL
+	};
+	size_t n;
+
+	if (strchr("aeiouAEIOU", noun[0]))
+		return "an";
+	for (const char *const *l = letters; *l; l++) {
+		n = strlen(*l);
+		if (!strncmp(noun, *l, n) && (!noun[n] || noun[n] == ' '))
+			return "an";
+	}
+	return "a";
+}
+
+/*
+ * libblkid's USAGE is a class ("other", "crypto", "raid"), not a noun:
+ * a swap signature is "swap area", crypto_LUKS a "LUKS volume".
+ */
+void report_signature(const struct fsio_dev *dev, char *buf, size_t len)
+{
+	const char *type = dev->foreign_type, *usage = dev->foreign_usage;
+
+	if (!strcmp(type, "swap") || !strcmp(type, "swsuspend"))
+		snprintf(buf, len, "%s area", type);
+	else if (!strncmp(type, "crypto_", 7))
+		snprintf(buf, len, "%s volume", type + 7);
+	else if (!strcmp(usage, "raid"))
+		snprintf(buf, len, "%s (RAID or volume manager member)", type);
+	else if (!strcmp(type, "ambivalent"))
+		snprintf(buf, len, "set of several signatures");
+	else if (!usage[0] || !strcmp(usage, "filesystem"))
+		snprintf(buf, len, "%s filesystem", type);
+	else if (!strcmp(usage, "other") || !strcmp(usage, "unknown"))
+		snprintf(buf, len, "%s signature", type);
+	else
+		snprintf(buf, len, "%s %s", type, usage);
+}
+
 int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 {
 	char name[EXT4DEV_NAME_MAX];
@@ -166,12 +209,13 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 				      "own copy of the superblock and would "
 				      "overwrite the change)",
 				      name, dev->mountpoint);
-	if (err == EXT4DEV_ERR_FOREIGN && dev->foreign_type[0])
-		return report_failure("%s: contains a %s %s, not "
-				      "ext2/ext3/ext4", name,
-				      dev->foreign_type,
-				      dev->foreign_usage[0] ?
-				      dev->foreign_usage : "filesystem");
+	if (err == EXT4DEV_ERR_FOREIGN && dev->foreign_type[0]) {
+		char what[128];
+
+		report_signature(dev, what, sizeof(what));
+		return report_failure("%s: contains %s %s, not ext2/ext3/ext4",
+				      name, report_article(what), what);
+	}
 	return report_failure("%s: %s", name, error_message(err));
 }
 

@@ -57,6 +57,7 @@ static int check_production(const struct mkfs_opts *o,
 static int check_signature(const struct mkfs_opts *o,
 			   const struct mkfs_plan *plan, struct fsio_dev *dev)
 {
+	char what[128];
 	errcode_t err;
 
 	if (!plan->dev_exists || o->force || plan->dev_all_holes)
@@ -67,9 +68,9 @@ static int check_signature(const struct mkfs_opts *o,
 	if (!dev->foreign_type[0])
 		return EXT4DEV_CONTINUE;
 	/* -n fails here too: it must fail where the real run would. */
-	return report_failure("'%s': contains an existing %s %s (use -F to "
-			      "overwrite it)", plan->device, dev->foreign_type,
-			      dev->foreign_usage);
+	report_signature(dev, what, sizeof(what));
+	return report_failure("'%s': contains an existing %s (use -F to "
+			      "overwrite it)", plan->device, what);
 }
 
 /* The layout as mke2fs prints it before writing (with -n, instead). */
