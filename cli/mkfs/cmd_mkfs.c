@@ -180,6 +180,9 @@ int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	dev.lock_wait = &wait;
 	if (rc == EXT4DEV_CONTINUE) {	/* not --help, --version, usage */
 		rc = mkfs_pipeline(&o, &dev);
+		/* Only a file this run made, and only when it failed. */
+		if (rc != EXT4DEV_EXIT_OK)
+			fsio_remove_created(&dev);
 		if (rc == EXT4DEV_EXIT_OK && !o.production && !o.quiet) {
 			fflush(stdout);	/* the warning after what it follows */
 			e2fsck_conf_warn();
