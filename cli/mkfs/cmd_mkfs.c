@@ -105,8 +105,13 @@ static int build(struct mkfs_run *run)
 	bool write = !run->opts->noaction;
 	int rc = mkfs_setup(run);
 
+	/* Created and armed as one step: a signal waits till it is armed. */
+	mkfs_signal_block(true);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = write ? mkfs_attach(run) : mkfs_check_attach(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_signal_arm(run);
+	mkfs_signal_block(false);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_discard_and_wipe(run);
 	if (rc == EXT4DEV_CONTINUE)
@@ -121,6 +126,7 @@ static int build(struct mkfs_run *run)
 		rc = mkfs_quota(run);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_close(run);
+	mkfs_signal_disarm();
 	mkfs_run_release(run);
 	return rc;
 }
@@ -179,6 +185,7 @@ int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	wait.seconds = o.wait_secs;
 	dev.lock_wait = &wait;
 	if (rc == EXT4DEV_CONTINUE) {	/* not --help, --version, usage */
+		mkfs_signal_catch();	/* 128 + the signal from here on */
 		rc = mkfs_pipeline(&o, &dev);
 		/* Only a file this run made, and only when it failed. */
 		if (rc != EXT4DEV_EXIT_OK)
