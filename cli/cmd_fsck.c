@@ -22,8 +22,10 @@
 
 #include "commands.h"
 #include "e2fsck_conf.h"
+#include "fsio.h"
 #include "exitcodes.h"
 #include "report.h"
+#include "version.h"
 
 static int print_help(void)
 {
@@ -40,6 +42,8 @@ static int print_help(void)
 	       "Options:\n"
 	       " -h, --help            display this help (e2fsck has "
 	       "none of its own)\n"
+	       "     --version         display our version and e2fsck's "
+	       "(-V is e2fsck's)\n"
 	       " all others            e2fsck's: see e2fsck(8)\n");
 	return EXT4DEV_EXIT_OK;
 }
@@ -49,10 +53,10 @@ static int print_help(void)
  * ourselves changes no command e2fsck would accept.  After "--" they
  * are device names.
  */
-static bool wants_help(int argc, char **argv)
+static bool wants(int argc, char **argv, const char *a, const char *b)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], a) || (b && !strcmp(argv[i], b)))
 			return true;
 	return false;
 }
@@ -117,13 +121,45 @@ static int exec_e2fsck(char **argv)
 			      strerror(errno));
 }
 
+/*
+ * e2fsck opens its device (the last argument) without looking: a FIFO
+ * would hold it for ever.  Refuse what every other command refuses.
+ */
+static int check_device(int argc, char **argv)
+{
+	const char *dev = argc > 1 ? argv[argc - 1] : "-";
+	errcode_t err;
+
+	if (dev[0] == '-')
+		return -1;
+	err = fsio_check_kind(dev);
+	if (err != EXT4DEV_ERR_NOT_BLOCK_OR_FILE)
+		return -1;
+	return report_failure("'%s': %s", dev, error_message(err));
+}
+
 int cmd_fsck(int argc, char **argv, const struct ext4dev_cmd *cmd)
 {
 	char proc_path[64];
 	int fd = -1, rc;
 
-	if (wants_help(argc, argv))
+	if (wants(argc, argv, "-h", "--help"))
 		return print_help();
+	/*
+	 * e2fsck has no --version (its -V stays its own): ours, then the
+	 * e2fsck we run saying its own.
+	 */
+	if (wants(argc, argv, "--version", NULL)) {
+		static char *version_argv[] = { "e2fsck", "-V", NULL };
+
+		ext4dev_print_version();
+		printf("runs e2fsck, which says:\n");
+		fflush(stdout);
+		return exec_e2fsck(version_argv);
+	}
+	rc = check_device(argc, argv);
+	if (rc >= 0)
+		return rc;
 	rc = conf_fd(&fd);
 	if (rc >= 0)
 		return rc;

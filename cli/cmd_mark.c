@@ -131,10 +131,11 @@ static errcode_t mark_backups(const struct mark_ctl *ctl,
 	err = ctl->dry_run ? fsio_check_writable(dev) :
 			     fsio_commit_backups(dev, opts);
 	snprintf(what, sizeof(what), "%s%s in %u backup superblock%s "
-		 "(the primary already had it)",
+		 "(the primary %s)",
 		 ctl->dry_run ? "would be " : "",
 		 ctl->set ? "set" : "cleared",
-		 dev->nstale, dev->nstale == 1 ? "" : "s");
+		 dev->nstale, dev->nstale == 1 ? "" : "s",
+		 ctl->set ? "already had it" : "was already clear");
 	if (!err)
 		say(ctl, dev, what);
 	return err;
@@ -191,7 +192,9 @@ int cmd_mark(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	rc = EXT4DEV_EXIT_OK;
 	for (int i = 0; i < ctl.ndevices; i++)
 		rc = ext4dev_exit_worst(rc, mark_one(&ctl, ctl.devices[i]));
-	if (ctl.set && !ctl.quiet && rc == EXT4DEV_EXIT_OK)
+	if (ctl.set && !ctl.quiet && rc == EXT4DEV_EXIT_OK) {
+		fflush(stdout);	/* the warning after what it follows */
 		e2fsck_conf_warn();
+	}
 	return rc;
 }

@@ -5,6 +5,7 @@
  * the rest.  No filesystem code lives here.
  */
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -111,6 +112,11 @@ int main(int argc, char **argv)
 {
 	/* A closed pipe is an error to report, never a signal to die of. */
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * The user's locale, as lsblk: libsmartcols prints a UTF-8 label
+	 * as it is in a UTF-8 locale and escapes it (\xHH) under C.
+	 */
+	setlocale(LC_ALL, "");
 	report_init();
 	if (argc < 1)
 		return EXT4DEV_EXIT_USAGE;

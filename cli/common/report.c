@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,8 @@ void vprint(const char *prefix, const char *fmt, va_list ap)
 	esc = malloc(len);
 	if (raw && esc)
 		report_escape(raw, esc, len);
+	/* In a log of both streams, what stdout said comes first. */
+	fflush(stdout);
 	fprintf(stderr, "ext4dev: %s%s\n", prefix,
 		raw && esc ? esc : "(out of memory)");
 	free(esc);
@@ -71,19 +74,30 @@ int report_usage(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprint("", fmt, ap);
 	va_end(ap);
+	fflush(stdout);
 	fprintf(stderr, "Try 'ext4dev%s%s --help' for more information.\n",
 		cmd ? " " : "", cmd ? cmd : "");
 	return EXT4DEV_EXIT_USAGE;
 }
 
+/*
+ * getopt permutes: argv[optind - 1] may be a device name met before the
+ * option, or the bundle "-xy" may still be half read.  A short option
+ * is named by optopt alone; only a long one needs its word, which
+ * getopt has just stepped over (and moved in front of any devices).
+ */
 int report_bad_option(const char *cmd, int c, char **argv)
 {
 	const char *word = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = !strncmp(word, "--", 2);
 
-	if (c == ':')
+	if (c == ':' && (is_long || !optopt))
 		return report_usage(cmd, "option '%s' requires an argument",
 				    word);
-	if (optopt && word[0] == '-' && word[1] != '-')
+	if (c == ':')
+		return report_usage(cmd, "option requires an argument -- "
+				    "'%c'", optopt);
+	if (optopt && !is_long)
 		return report_usage(cmd, "invalid option -- '%c'", optopt);
 	return report_usage(cmd, "unrecognized option '%s'", word);
 }
@@ -125,6 +139,49 @@ const char *report_dev_name(const struct fsio_dev *dev, bool quote,
 	return buf;
 }
 
+/* Names that are spelled out letter by letter: "an xfs filesystem". */
+const char *report_article(const char *noun)
+{
+	static const char *const letters[] = {
+		"xfs", "ntfs", "hfs", "hfsplus", "f2fs", "nilfs2", "LVM2_member",
+		"LUKS", "MBR", NULL
+	};
+	size_t n;
+
+	if (strchr("aeiouAEIOU", noun[0]))
+		return "an";
+	for (const char *const *l = letters; *l; l++) {
+		n = strlen(*l);
+		if (!strncmp(noun, *l, n) && (!noun[n] || noun[n] == ' '))
+			return "an";
+	}
+	return "a";
+}
+
+/*
+ * libblkid's USAGE is a class ("other", "crypto", "raid"), not a noun:
+ * a swap signature is "swap area", crypto_LUKS a "LUKS volume".
+ */
+void report_signature(const struct fsio_dev *dev, char *buf, size_t len)
+{
+	const char *type = dev->foreign_type, *usage = dev->foreign_usage;
+
+	if (!strcmp(type, "swap") || !strcmp(type, "swsuspend"))
+		snprintf(buf, len, "%s area", type);
+	else if (!strncmp(type, "crypto_", 7))
+		snprintf(buf, len, "%s volume", type + 7);
+	else if (!strcmp(usage, "raid"))
+		snprintf(buf, len, "%s (RAID or volume manager member)", type);
+	else if (!strcmp(type, "ambivalent"))
+		snprintf(buf, len, "set of several signatures");
+	else if (!usage[0] || !strcmp(usage, "filesystem"))
+		snprintf(buf, len, "%s filesystem", type);
+	else if (!strcmp(usage, "other") || !strcmp(usage, "unknown"))
+		snprintf(buf, len, "%s signature", type);
+	else
+		snprintf(buf, len, "%s %s", type, usage);
+}
+
 int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 {
 	char name[EXT4DEV_NAME_MAX];
@@ -152,12 +209,13 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 				      "own copy of the superblock and would "
 				      "overwrite the change)",
 				      name, dev->mountpoint);
-	if (err == EXT4DEV_ERR_FOREIGN && dev->foreign_type[0])
-		return report_failure("%s: contains a %s %s, not "
-				      "ext2/ext3/ext4", name,
-				      dev->foreign_type,
-				      dev->foreign_usage[0] ?
-				      dev->foreign_usage : "filesystem");
+	if (err == EXT4DEV_ERR_FOREIGN && dev->foreign_type[0]) {
+		char what[128];
+
+		report_signature(dev, what, sizeof(what));
+		return report_failure("%s: contains %s %s, not ext2/ext3/ext4",
+				      name, report_article(what), what);
+	}
 	return report_failure("%s: %s", name, error_message(err));
 }
 

@@ -63,4 +63,14 @@ void report_warn(const char *dev, const char *fmt, ...)
  */
 void report_lock_notice(const char *path, int seconds);
 
+/*
+ * What libblkid found on @dev (foreign_type, foreign_usage) as a noun
+ * without article: "xfs filesystem", "swap area", "LUKS volume",
+ * "dos partition table".
+ */
+void report_signature(const struct fsio_dev *dev, char *buf, size_t len);
+
+/* "a" or "an" before @noun (an xfs filesystem, a vfat filesystem). */
+const char *report_article(const char *noun);
+
 #endif

@@ -177,18 +177,66 @@ fail:
 	return NULL;
 }
 
+/* Bytes in the UTF-8 sequence at @s (1-4), or 0 if it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 :
+		s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong three- and four-byte forms, surrogates, > U+10FFFF. */
+	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+	    (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+	    (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * JSON is UTF-8: a byte that starts no valid sequence becomes the four
+ * characters \xHH (libsmartcols then writes the backslash as \\), as
+ * our messages write control bytes.  Truncates to fit @len.
+ */
+void show_table_utf8(const char *in, char *out, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t n = 0;
+
+	while (*s && n + 1 < len) {
+		int k = utf8_len(s);
+
+		if (k && n + k < len) {
+			memcpy(out + n, s, k);
+			n += k;
+			s += k;
+		} else if (!k && n + 4 < len) {
+			snprintf(out + n, len - n, "\\x%02x", *s++);
+			n += 4;
+		} else {
+			break;
+		}
+	}
+	out[n] = '\0';
+}
+
 int show_table_add(struct show_table *t, const struct show_row *row)
 {
 	struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
-	char buf[EXT4DEV_FLAGS_BUFSZ];
+	char buf[EXT4DEV_FLAGS_BUFSZ], safe[EXT4DEV_FLAGS_BUFSZ * 4];
 
 	if (!ln)
 		return -1;
 	for (int i = 0; i < t->ncols; i++) {
 		const char *name = col_infos[t->cols[i]].name;
 
-		if (show_table_cell(name, row, buf, sizeof(buf)) < 0 ||
-		    scols_line_set_data(ln, i, buf))
+		if (show_table_cell(name, row, buf, sizeof(buf)) < 0)
+			return -1;
+		if (t->json)
+			show_table_utf8(buf, safe, sizeof(safe));
+		if (scols_line_set_data(ln, i, t->json ? safe : buf))
 			return -1;
 	}
 	return 0;

@@ -42,4 +42,10 @@ int show_table_cell(const char *column, const struct show_row *row,
 /* The column names and their help text, for --help. */
 void show_table_list_columns(void);
 
+/*
+ * @in with every byte that is not part of valid UTF-8 written as the
+ * four characters \\xHH, for JSON.
+ */
+void show_table_utf8(const char *in, char *out, size_t len);
+
 #endif

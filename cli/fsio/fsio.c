@@ -37,17 +37,10 @@ errcode_t fsio_init(struct fsio_dev *dev, const char *spec)
 /* Open @dev->path ourselves to check its kind and to hold a flock(). */
 static errcode_t lock_path(struct fsio_dev *dev, int how)
 {
-	struct stat st;
+	errcode_t err = fsio_open_kind(dev->path, O_RDONLY, &dev->lock_fd);
 
-	dev->lock_fd = open(dev->path, O_RDONLY | O_CLOEXEC);
-	if (dev->lock_fd < 0)
-		return errno;
-	if (fstat(dev->lock_fd, &st))
-		return errno;
-	if (S_ISDIR(st.st_mode))
-		return EISDIR;
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return EXT4DEV_ERR_NOT_BLOCK_OR_FILE;
+	if (err)
+		return err;
 	/* A second ext4dev waits its turn rather than failing. */
 	return fsio_lock_fd(dev->lock_fd, how, dev->path, dev->lock_wait);
 }

@@ -13,6 +13,7 @@
  */
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <ext2fs/ext2fs.h>
 
 #include "ext4dev_err.h"
@@ -42,6 +43,8 @@ struct fsio_dev {
 	const char *undo_file;	/* the -z path fsio_check_undo() accepted */
 	bool undo_err;		/* the error is about undo_file, not path */
 	bool undo_created;	/* fsio made undo_file: remove it if empty */
+	bool target_created;	/* fsio_lock_target() made the image file */
+	off_t max_file_size;	/* with EFBIG from fsio_size_target() */
 	char matches[512];	/* with EXT4DEV_ERR_AMBIGUOUS: every match */
 	blk64_t good_backup;	/* with EXT4DEV_ERR_PRIMARY_BAD: its block */
 	unsigned int good_backup_bs;	/* ... and block size */
@@ -185,6 +188,24 @@ struct fsio_target {
 };
 
 /*
+ * What a path must be before we open it: a regular file or a block
+ * device.  EISDIR, EXT4DEV_ERR_NOT_BLOCK_OR_FILE (a FIFO, socket or
+ * character device: opening one could block or act), or 0.
+ */
+errcode_t fsio_kind_error(const struct stat *st);
+
+/* fsio_kind_error() of what stat(@path) finds; errno if nothing. */
+errcode_t fsio_check_kind(const char *path);
+
+/*
+ * Open @path with @flags (O_RDONLY, maybe O_CREAT) only if it is a
+ * regular file or a block device, checked before the open and again on
+ * the open descriptor; a FIFO never blocks us, a tape never rewinds.
+ * *@fd is -1 unless it returns 0.
+ */
+errcode_t fsio_open_kind(const char *path, int flags, int *fd);
+
+/*
  * stat() dev->path and ask libext2fs its size in @blocksize blocks and
  * its sector sizes; an image file that is all holes (it cannot hold a
  * signature) says so.  ENOENT when there is nothing at the path, EISDIR,
@@ -199,6 +220,27 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
  * The lock lasts until fsio_close().
  */
 errcode_t fsio_lock_target(struct fsio_dev *dev, bool create);
+
+/*
+ * Before anything is written: make the image file @bytes long (only
+ * ever longer), so that a host filesystem that cannot hold a file that
+ * large says so now (EFBIG, with the largest size it takes in
+ * dev->max_file_size) rather than at the last block.
+ */
+errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes);
+
+/*
+ * mkfs -n: could dev->path, which does not exist, be created and made
+ * @bytes long?  Creates it (O_EXCL), sizes it and removes it again, so
+ * the dry run fails where the real run would, with the same error.
+ */
+errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes);
+
+/*
+ * mkfs failed: remove the image file fsio_lock_target() created in
+ * this run (and only that: the same inode as the one still open).
+ */
+void fsio_remove_created(struct fsio_dev *dev);
 
 /*
  * Point @fs, set up in memory on another channel (mkfs uses /dev/null),

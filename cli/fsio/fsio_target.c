@@ -23,10 +23,9 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
 	memset(t, 0, sizeof(*t));
 	if (stat(dev->path, &st))
 		return errno;
-	if (S_ISDIR(st.st_mode))
-		return EISDIR;
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return EXT4DEV_ERR_NOT_BLOCK_OR_FILE;
+	err = fsio_kind_error(&st);
+	if (err)
+		return err;
 	t->exists = true;
 	t->is_blk = S_ISBLK(st.st_mode);
 	/* No block allocated: no byte of the file was ever written. */
@@ -45,13 +44,88 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
 
 errcode_t fsio_lock_target(struct fsio_dev *dev, bool create)
 {
-	int flags = O_RDONLY | O_CLOEXEC | (create ? O_CREAT : 0);
+	errcode_t err;
 
-	dev->lock_fd = open(dev->path, flags, 0666);
-	if (dev->lock_fd < 0)
-		return errno;
+	err = fsio_open_kind(dev->path, O_RDONLY | (create ? O_CREAT |
+			     O_EXCL : 0), &dev->lock_fd);
+	if (err)
+		return err;
+	dev->target_created = create;
 	/* Waits like every subcommand; --wait bounds it. */
 	return fsio_lock_fd(dev->lock_fd, LOCK_EX, dev->path, dev->lock_wait);
+}
+
+/* The largest length @fd takes: a binary search over ftruncate(). */
+static off_t largest_size(int fd, off_t over)
+{
+	off_t lo = 0, hi = over;
+
+	while (hi - lo > 1) {
+		off_t mid = lo + (hi - lo) / 2;
+
+		if (ftruncate(fd, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+static errcode_t size_fd(struct fsio_dev *dev, int fd, off_t bytes)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return errno;
+	if (!S_ISREG(st.st_mode) || st.st_size >= bytes)
+		return 0;
+	if (!ftruncate(fd, bytes))
+		return 0;
+	if (errno != EFBIG && errno != EINVAL)
+		return errno;
+	dev->max_file_size = largest_size(fd, bytes);
+	if (ftruncate(fd, st.st_size))
+		return errno;
+	return EFBIG;
+}
+
+errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes)
+{
+	errcode_t err;
+	int fd = open(dev->path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return errno;
+	err = size_fd(dev, fd, bytes);
+	close(fd);
+	return err;
+}
+
+errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes)
+{
+	errcode_t err;
+	int fd = open(dev->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		      O_NOFOLLOW, 0666);
+
+	if (fd < 0)
+		return errno;
+	err = size_fd(dev, fd, bytes);
+	close(fd);
+	if (unlink(dev->path) && !err)
+		err = errno;
+	return err;
+}
+
+void fsio_remove_created(struct fsio_dev *dev)
+{
+	struct stat st, fst;
+
+	if (!dev->target_created || dev->lock_fd < 0)
+		return;
+	if (!stat(dev->path, &st) && !fstat(dev->lock_fd, &fst) &&
+	    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino)
+		unlink(dev->path);
+	dev->target_created = false;
 }
 
 static errcode_t open_rw(struct fsio_dev *dev, io_channel *io)

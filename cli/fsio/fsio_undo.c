@@ -52,7 +52,8 @@ static errcode_t check_contents(const char *path, off_t size)
 		return errno;
 	if (!size)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+		  O_NOCTTY);
 	if (fd < 0)
 		return errno;
 	n = pread(fd, magic, sizeof(magic), 0);

@@ -57,6 +57,7 @@ static int check_production(const struct mkfs_opts *o,
 static int check_signature(const struct mkfs_opts *o,
 			   const struct mkfs_plan *plan, struct fsio_dev *dev)
 {
+	char what[128];
 	errcode_t err;
 
 	if (!plan->dev_exists || o->force || plan->dev_all_holes)
@@ -67,9 +68,9 @@ static int check_signature(const struct mkfs_opts *o,
 	if (!dev->foreign_type[0])
 		return EXT4DEV_CONTINUE;
 	/* -n fails here too: it must fail where the real run would. */
-	return report_failure("'%s': contains an existing %s %s (use -F to "
-			      "overwrite it)", plan->device, dev->foreign_type,
-			      dev->foreign_usage);
+	report_signature(dev, what, sizeof(what));
+	return report_failure("'%s': contains an existing %s (use -F to "
+			      "overwrite it)", plan->device, what);
 }
 
 /* The layout as mke2fs prints it before writing (with -n, instead). */
@@ -104,8 +105,13 @@ static int build(struct mkfs_run *run)
 	bool write = !run->opts->noaction;
 	int rc = mkfs_setup(run);
 
+	/* Created and armed as one step: a signal waits till it is armed. */
+	mkfs_signal_block(true);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = write ? mkfs_attach(run) : mkfs_check_attach(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_signal_arm(run);
+	mkfs_signal_block(false);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_discard_and_wipe(run);
 	if (rc == EXT4DEV_CONTINUE)
@@ -120,6 +126,7 @@ static int build(struct mkfs_run *run)
 		rc = mkfs_quota(run);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_close(run);
+	mkfs_signal_disarm();
 	mkfs_run_release(run);
 	return rc;
 }
@@ -178,9 +185,15 @@ int cmd_mkfs(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	wait.seconds = o.wait_secs;
 	dev.lock_wait = &wait;
 	if (rc == EXT4DEV_CONTINUE) {	/* not --help, --version, usage */
+		mkfs_signal_catch();	/* 128 + the signal from here on */
 		rc = mkfs_pipeline(&o, &dev);
-		if (rc == EXT4DEV_EXIT_OK && !o.production && !o.quiet)
+		/* Only a file this run made, and only when it failed. */
+		if (rc != EXT4DEV_EXIT_OK)
+			fsio_remove_created(&dev);
+		if (rc == EXT4DEV_EXIT_OK && !o.production && !o.quiet) {
+			fflush(stdout);	/* the warning after what it follows */
 			e2fsck_conf_warn();
+		}
 	}
 	fsio_release(&dev);
 	mkfs_opts_free(&o);

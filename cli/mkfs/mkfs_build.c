@@ -191,34 +191,54 @@ static int initialize(struct mkfs_run *run)
  * ext4dev (or flock(1) user), create the image file, and swap the
  * /dev/null channel for the device, opened exclusively.
  */
+static off_t fs_bytes(const struct mkfs_run *run)
+{
+	return (off_t)ext2fs_blocks_count(run->fs->super) *
+	       run->fs->blocksize;
+}
+
+static int attach_error(const struct mkfs_run *run, errcode_t err)
+{
+	if (err == EFBIG && run->dev->max_file_size)
+		return report_failure("'%s': %s (%lld bytes asked; the "
+				      "filesystem it is on takes files up "
+				      "to %lld bytes)", run->plan->device,
+				      error_message(err),
+				      (long long)fs_bytes(run),
+				      (long long)run->dev->max_file_size);
+	return report_failure("'%s': %s", run->plan->device,
+			      error_message(err));
+}
+
 int mkfs_attach(struct mkfs_run *run)
 {
 	errcode_t err = fsio_lock_target(run->dev, !run->plan->dev_exists);
 
 	if (!err && !run->plan->dev_exists && !run->opts->quiet)
 		printf("Creating regular file %s\n", run->plan->device);
+	/* A file the host cannot grow that far: say so before writing. */
+	if (!err)
+		err = fsio_size_target(run->dev, fs_bytes(run));
 	if (!err)
 		err = fsio_attach(run->dev, run->fs);
-	if (err)
-		return report_failure("'%s': %s", run->plan->device,
-				      error_message(err));
-	return EXT4DEV_CONTINUE;
+	return err ? attach_error(run, err) : EXT4DEV_CONTINUE;
 }
 
-/* -n: what mkfs_attach() checks (lock, open for writing), no change. */
+/*
+ * -n: what mkfs_attach() checks (lock, open for writing, the size), no
+ * change; a missing file is created, sized and removed again.
+ */
 int mkfs_check_attach(struct mkfs_run *run)
 {
-	errcode_t err = 0;
+	errcode_t err;
 
-	if (!run->plan->dev_exists)	/* the real run would create it */
-		return EXT4DEV_CONTINUE;
-	err = fsio_lock_target(run->dev, false);
-	if (!err)
+	if (!run->plan->dev_exists)
+		err = fsio_probe_create(run->dev, fs_bytes(run));
+	else
+		err = fsio_lock_target(run->dev, false);
+	if (!err && run->plan->dev_exists)
 		err = fsio_check_target_rw(run->dev);
-	if (err)
-		return report_failure("'%s': %s", run->plan->device,
-				      error_message(err));
-	return EXT4DEV_CONTINUE;
+	return err ? attach_error(run, err) : EXT4DEV_CONTINUE;
 }
 
 int mkfs_setup(struct mkfs_run *run)

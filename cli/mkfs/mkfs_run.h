@@ -30,6 +30,16 @@ struct mkfs_run {
 /* mkfs_build.c: ext2fs_initialize() and the superblock fields. */
 int mkfs_setup(struct mkfs_run *run);
 int mkfs_attach(struct mkfs_run *run);
+
+/*
+ * mkfs_signal.c: from the first write to the close, SIGINT, SIGTERM or
+ * SIGHUP erase every superblock place, remove a file this run created
+ * and exit 128 + the signal.  Disarm restores the default actions.
+ */
+void mkfs_signal_catch(void);
+void mkfs_signal_block(bool block);
+int mkfs_signal_arm(struct mkfs_run *run);
+void mkfs_signal_disarm(void);
 int mkfs_check_attach(struct mkfs_run *run);
 int mkfs_name(struct mkfs_run *run);
 void mkfs_run_release(struct mkfs_run *run);

@@ -19,6 +19,10 @@
  *                       torn      write AT lands only its first 512-byte
  *                                 sector, then as powerloss
  *                       fsync-eio fsync/fdatasync number AT fails with EIO
+ *                       signal    write number AT is not made: the
+ *                                 process gets $EXT4DEV_FAULT_SIGNAL
+ *                                 (a number, default SIGINT) instead,
+ *                                 as if the user interrupted it there
  *   EXT4DEV_FAULT_AT    1-based index of the write (or fsync) to break
  *   EXT4DEV_FAULT_DELAY_US  sleep this long before each write to the
  *                       image (widens race windows for the stress tests)
@@ -35,6 +39,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,7 +52,7 @@
 #define SECTOR 512
 
 enum fault_mode { FAULT_NONE, FAULT_EIO, FAULT_EIO_ONCE, FAULT_POWERLOSS,
-		  FAULT_TORN, FAULT_FSYNC_EIO };
+		  FAULT_TORN, FAULT_FSYNC_EIO, FAULT_SIGNAL };
 
 static struct {
 	bool active;
@@ -85,6 +90,8 @@ static enum fault_mode parse_mode(const char *s)
 		return FAULT_TORN;
 	if (!strcmp(s, "fsync-eio"))
 		return FAULT_FSYNC_EIO;
+	if (!strcmp(s, "signal"))
+		return FAULT_SIGNAL;
 	fprintf(stderr, "fault_shim: unknown EXT4DEV_FAULT_MODE '%s'\n", s);
 	abort();
 }
@@ -170,6 +177,13 @@ static size_t fate(int fd, off_t off, size_t len, ssize_t *ret, char kind)
 	if (shim.lost) {
 		shim_log("%c %lld %zu dropped\n", kind, (long long)off, len);
 		return 0;
+	}
+	if (n == shim.at && shim.mode == FAULT_SIGNAL) {
+		const char *sig = getenv("EXT4DEV_FAULT_SIGNAL");
+
+		shim_log("%c %lld %zu signal\n", kind, (long long)off, len);
+		shim.at = 0;	/* the handler's own writes pass */
+		raise(sig ? atoi(sig) : SIGINT);
 	}
 	if (n == shim.at && shim.mode == FAULT_EIO) {
 		shim.bad_off = off;

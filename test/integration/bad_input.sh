@@ -93,6 +93,16 @@ check "missing: strerror" message_for "No such file or directory" show-flags "$W
 check "empty: too small" message_for "too small to hold an ext2/ext3/ext4 superblock" show-flags "$WORK/in/empty"
 check "one byte: too small" message_for "too small to hold" mark-test "$WORK/in/one-byte"
 check "dos label: libblkid's words" message_for "contains a dos partition table" show-flags "$WORK/in/parts"
+# libblkid's usage class is not a noun: swap is an area, xfs takes "an".
+truncate -s 32M "$WORK/in/swap"
+mkswap "$WORK/in/swap" >/dev/null 2>&1 || true
+check "swap: a swap area" message_for "'$WORK/in/swap': contains a swap area, not ext2/ext3/ext4" show-flags "$WORK/in/swap"
+check "mkfs over swap: an existing swap area" message_for "contains an existing swap area (use -F" mkfs "$WORK/in/swap"
+if command -v mkfs.xfs >/dev/null; then
+	truncate -s 300M "$WORK/in/xfs"
+	mkfs.xfs -q "$WORK/in/xfs" >/dev/null 2>&1
+	check "xfs: an xfs filesystem" message_for "contains an xfs filesystem, not" show-flags "$WORK/in/xfs"
+fi
 # A zeroed primary with good backups: say so, and which backup.
 cp "$WORK/real.img" "$WORK/in/bad-primary"
 dd if=/dev/zero of="$WORK/in/bad-primary" bs=1024 seek=1 count=1 conv=notrunc status=none

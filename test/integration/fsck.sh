@@ -89,6 +89,12 @@ check "--help: 0" expect_rc 0 "$FSCK" --help
 check "--help: our usage" grep -q "^ fsck.ext4dev \[e2fsck options\] <device>" "$WORK/out"
 check "-h among e2fsck options: help" expect_rc 0 "$FSCK" -f -h "$WORK/clean.img"
 check "-- --help is a device" expect_rc 8 "$FSCK" -n -- --help
+check "--version: 0" expect_rc 0 "$FSCK" --version
+check "--version: ours first" grep -Eq "^ext4dev [0-9.]+ \(libext2fs" "$WORK/out"
+check "--version: e2fsck's own" grep -q "^e2fsck [0-9]" "$WORK/err"
+check "ext4dev fsck --version: 0" expect_rc 0 "$EXT4DEV" fsck --version
+check "-V stays e2fsck's" expect_rc 0 "$FSCK" -V
+check "-V: no version of ours" bash -c '! grep -q "^ext4dev" "$0"' "$WORK/out"
 
 # The system's configuration still applies: here it makes the link-count
 # problem one that preen must not fix (exit 4 instead of 1), and asks

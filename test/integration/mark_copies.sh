@@ -58,6 +58,12 @@ one_layout() {
 	check "$name primary-only: e2fsck -fn clean" e2fsck -fn "$img" >/dev/null 2>&1
 	check "$name primary-only: now already set" [ "$("$EXT4DEV" mark-test "$img")" = \
 		"$img: test filesystem flag already set" ]
+
+	# The other way: the primary clear, the backups test.
+	disagreeing "$img.p" "$tuned" "$orig"
+	out=$("$EXT4DEV" mark-production "$img.p")
+	check "$name primary-clear: 'the primary was already clear'" [ "$out" = \
+		"$img.p: test filesystem flag cleared in $n backup superblock$([ "$n" = 1 ] || echo s) (the primary was already clear)" ]
 	disagreeing "$WORK/x" "$orig" "$tuned"
 	check "$name primary-only: e2undo puts back the disagreement" \
 		bash -c 'e2undo "$0" "$1" >/dev/null && cmp -s "$1" "$2"' \
