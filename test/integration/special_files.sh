@@ -10,16 +10,20 @@ python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")'
 ln -s "$EXT4DEV" mkfs.ext4dev
 ln -s "$EXT4DEV" fsck.ext4dev
 ln -s "$EXT4DEV" ext4dev-show-flags
+ln -s "$EXT4DEV" mount.ext4dev
+mkdir mnt
 mkimg img 8M -t ext4
 
-# expect_refused WHAT PATH COMMAND...: rc 8 within 5 s, naming PATH as
-# not a block device or regular file (the /dev/null message).
+# expect_refused WHAT PATH COMMAND...: rc 8 (mount.ext4dev: mount(8)'s
+# 32) within 5 s, naming PATH as not a block device or regular file
+# (the /dev/null message).
 expect_refused() {
-	local what=$1 path=$2 rc=0 out
+	local what=$1 path=$2 rc=0 out want=8
 	shift 2
+	[[ $what != mount* ]] || want=32
 	out=$(timeout 5 "$@" 2>&1) || rc=$?
-	if [ "$rc" -ne 8 ]; then
-		fail "$what: rc $rc, want 8: $out"
+	if [ "$rc" -ne "$want" ]; then
+		fail "$what: rc $rc, want $want: $out"
 	elif ! grep -q "'$path': not a block device or regular file" \
 		<<<"$out"; then
 		fail "$what: message: $out"
@@ -46,6 +50,9 @@ for p in fifo sock /dev/zero /dev/null; do
 	expect_refused "mkfs.ext4dev $p" "$p" ./mkfs.ext4dev -F "$p" 8M
 	expect_refused "fsck $p" "$p" "$EXT4DEV" fsck -n "$p"
 	expect_refused "fsck.ext4dev $p" "$p" ./fsck.ext4dev -p "$p"
+	expect_refused "mount.ext4dev $p" "$p" ./mount.ext4dev "$p" mnt
+	expect_refused "mount.ext4dev -o ro $p" "$p" \
+		./mount.ext4dev "$p" mnt -o ro
 done
 
 # -z: the message -z /dev/null gives, and the image is left alone.
