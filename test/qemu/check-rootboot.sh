@@ -82,7 +82,7 @@ refused_for_feature)
 	has "VFS: Unable to mount root fs" || fail "the kernel did not give up on the root"
 	! has "rootinit: started" || fail "init ran: the root was mounted"
 	has "couldn't mount" || fail "no refusal for the unknown feature"
-	if tr -d '\r' <"$log" | grep -F -e "test_filesystem" -e "test_fs"; then
+	if tr -d '\r' <"$log" | grep -F -e "test_filesystem" -e "-E test_fs"; then
 		fail "a root refused for its features blames the flag"
 	fi
 	tr -d '\r' <"$log" | grep -F -e "couldn't mount" -e "VFS: "
