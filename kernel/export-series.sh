@@ -47,8 +47,13 @@ main() {
 	subject=$(cover_subject)
 	blurb=$(cover_blurb)
 	rm -f "$kernel_patches"/[0-9][0-9][0-9][0-9]-*.patch
+	# The headers a submission carries; base-commit: names the commit
+	# of the unpacked tarball the series applies to.
 	git -C "$tree" format-patch -q --cover-letter -o "$kernel_patches" \
-		pristine..HEAD
+		--to=linux-ext4@vger.kernel.org \
+		--cc="Theodore Ts'o <tytso@mit.edu>" \
+		--cc="Andreas Dilger <adilger.kernel@dilger.ca>" \
+		--base=pristine pristine..HEAD
 	fill_cover "$subject" "$blurb"
 	(cd "$kernel_patches" && printf '%s\n' [0-9][0-9][0-9][0-9]-*.patch |
 		grep -v '^0000-' >series)

@@ -15,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/console.sh"
 
 # The suite this series adds; it must be present and ok.
-required_suite=ext4_test_fs_gate
+required_suite=ext4_super_test
 # All ext4 suites, minus the cases KUnit marks slow (one mballoc case
 # takes ~30 s under TCG and is unrelated to the series).
 kunit_args="kunit.filter_glob=ext4* kunit.filter=speed>slow"

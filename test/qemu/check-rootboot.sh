@@ -14,6 +14,12 @@
 #   ext2_refused         init's "mount -t ext2" of unflagged vdc failed
 #                        with EINVAL under require_test_fs, the console has
 #                        the refusal and no "mounting ext2 file system" line
+#   refused_for_feature  no init; the console has ext4's refusal of an
+#                        unknown feature and "unable to mount root", and
+#                        no test_filesystem line at all
+#   remount_refused_with_reason
+#                        init's ro->rw remount after e2fsck failed with
+#                        EROFS and the console names e2fsck and the fix
 #   anything else        init reported "ok NAME"
 #
 # exit: 0 holds, 1 does not (or the boot failed), 77 boot skipped
@@ -28,6 +34,7 @@ log=$dir/console.log
 
 readonly GATE="test_filesystem flag not set"
 readonly EXT4DEV_LINE="EXT4-fs (vdc): $GATE, refusing to mount as ext4dev; set it with 'tune2fs -E test_fs'"
+readonly REMOUNT_LINE="EXT4-fs (vda): test_filesystem flag cleared while mounted read-only (e2fsck clears it), refusing to remount read-write; set it again with 'tune2fs -E test_fs' or 'ext4dev mark-test'"
 readonly REQUIRE_LINE="EXT4-fs (vda): $GATE and ext4.require_test_fs=1, refusing to mount; set it with 'tune2fs -E test_fs'"
 
 fail() {
@@ -70,6 +77,19 @@ refused_with_reason)
 	has "VFS: Unable to mount root fs" || fail "the kernel did not give up on the root"
 	! has "rootinit: started" || fail "init ran: the root was mounted"
 	tr -d '\r' <"$log" | grep -F -e "$GATE" -e "VFS: "
+	;;
+refused_for_feature)
+	has "VFS: Unable to mount root fs" || fail "the kernel did not give up on the root"
+	! has "rootinit: started" || fail "init ran: the root was mounted"
+	has "couldn't mount" || fail "no refusal for the unknown feature"
+	if tr -d '\r' <"$log" | grep -F -e "test_filesystem" -e "-E test_fs"; then
+		fail "a root refused for its features blames the flag"
+	fi
+	tr -d '\r' <"$log" | grep -F -e "couldn't mount" -e "VFS: "
+	;;
+remount_refused_with_reason)
+	init_result remount_rw_refused
+	has "$REMOUNT_LINE" || fail "no remount refusal line: '$REMOUNT_LINE'"
 	;;
 explicit_ext4dev_refused)
 	init_result "$name"

@@ -24,6 +24,11 @@
  *   ext2    with require_test_fs on, "mount -t ext2" of unflagged ext2
  *           /dev/vdc fails with EINVAL (the host checks that the console
  *           has the refusal and no "mounting ext2 file system" line)
+ *   fsck    on a flagged root mounted read-only under require_test_fs:
+ *           run the stock "e2fsck -fp /dev/vda" copied into the image,
+ *           which clears the flag; the kernel's view of the flags loses
+ *           test_filesystem; the remount read-write fails with EROFS
+ *           (the host checks the console for the kernel's reason)
  *
  * Static, so the image needs no libraries.  Kernel style, as the series.
  */
@@ -37,6 +42,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/types.h>
 
@@ -176,6 +182,41 @@ static void check_second_mount(void)
 		     EINVAL);
 }
 
+/* The stock e2fsck clears the flag; the ro->rw remount must then fail. */
+static void check_fsck_remount(void)
+{
+	char flags[256];
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl("/sbin/e2fsck", "e2fsck", "-fp", "/dev/vda", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) > 3) {
+		report(0, "e2fsck_ran", "e2fsck -fp /dev/vda: status 0x%x", status);
+		return;
+	}
+	report(1, "e2fsck_ran", "e2fsck -fp /dev/vda exited %d",
+	       WEXITSTATUS(status));
+	if (read_file("/sys/fs/ext4/vda/filesystem_flags", flags, sizeof(flags)))
+		report(0, "flag_cleared", "cannot read filesystem_flags");
+	else if (strstr(flags, "test_filesystem"))
+		report(0, "flag_cleared", "e2fsck kept the flag: '%s'", flags);
+	else
+		report(1, "flag_cleared", "filesystem_flags now '%s'", flags);
+	if (!mount(NULL, "/", NULL, MS_REMOUNT, NULL))
+		report(0, "remount_rw_refused", "/ was remounted read-write");
+	else if (errno != EROFS)
+		report(0, "remount_rw_refused", "remount: %s, expected %s",
+		       strerror(errno), strerror(EROFS));
+	else
+		report(1, "remount_rw_refused", "remount: %s", strerror(errno));
+}
+
 static int has_step(const char *steps, const char *step)
 {
 	size_t len = strlen(step);
@@ -210,6 +251,8 @@ int main(void)
 	if (has_step(steps, "ext2"))
 		expect_mount("ext2_refused", "/dev/vdc", "/mnt/a", "ext2",
 			     EINVAL);
+	if (has_step(steps, "fsck"))
+		check_fsck_remount();
 	printf("rootinit: done\n");
 	fflush(stdout);
 	sync();

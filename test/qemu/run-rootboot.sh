@@ -15,6 +15,12 @@
 #   require_flagged    flagged root, ext4.require_test_fs=1; init checks a
 #                      second mount of a mounted unflagged vdb, and that
 #                      unflagged ext2 vdc is refused as ext2
+#   require_fsck       flagged root mounted read-only, require_test_fs=1;
+#                      init runs the stock e2fsck -fp (copied into the
+#                      image with its libraries) on it, then remounts rw
+#   unknown_incompat   unflagged root with an incompat feature bit no
+#                      kernel knows (set with debugfs), require_test_fs=1:
+#                      refused for the feature, not for the flag
 #
 # Writes DIR/console.log, DIR/qemu.cmd and DIR/boot.status ("ok",
 # "not ok: why" or "skip: why").  Exit 0, 1 or 77 to match.
@@ -25,6 +31,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/console.sh"
 
 readonly IMAGE_MB=8
+# e2fsck and its libraries (~3.5 MB) need a bigger root.
+readonly FSCK_IMAGE_MB=16
 
 fail_boot() {
 	echo "not ok: $*" >"$out/boot.status"
@@ -40,7 +48,7 @@ mkimg() {
 	local img=$1
 
 	shift
-	truncate -s "${IMAGE_MB}M" "$img"
+	truncate -s "${mb:-$IMAGE_MB}M" "$img"
 	mke2fs -q -F "$@" "$img" >/dev/null 2>&1 || fail_boot "mke2fs $* '$img' failed"
 }
 
@@ -53,6 +61,20 @@ make_root() {
 		"$tree/mnt/a" "$tree/mnt/b" "$tree/mnt/c"
 	cp "$out/rootinit" "$tree/sbin/init"
 	mkimg "$img" -t ext4 -d "$tree" "$@"
+}
+
+# Copy the host's stock e2fsck and the libraries it loads into TREE.
+copy_e2fsck() {
+	local tree=$1 bin lib
+
+	bin=$(command -v e2fsck || echo /sbin/e2fsck)
+	[[ -x $bin ]] || skip_boot "no e2fsck on the host (apt-get install e2fsprogs)"
+	mkdir -p "$tree/sbin"
+	cp "$bin" "$tree/sbin/e2fsck"
+	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$tree$(dirname "$lib")"
+		cp -L "$lib" "$tree$lib"
+	done
 }
 
 # Set $images (the disk images, vda first) and $append for the case.
@@ -85,6 +107,19 @@ make_case() {
 		append="ext4.require_test_fs=1 ROOTINIT=second,ext2"
 		images="$d/root.img $d/unflagged.img $d/ext2.img"
 		;;
+	require_fsck)
+		copy_e2fsck "$out/tree"
+		mb=$FSCK_IMAGE_MB make_root "$d/root.img" -E test_fs
+		append="ro ext4.require_test_fs=1 ROOTINIT=fsck"
+		images="$d/root.img"
+		;;
+	unknown_incompat)
+		make_root "$d/root.img"
+		debugfs -w -R "feature FEATURE_I31" "$d/root.img" >/dev/null 2>&1 ||
+			fail_boot "debugfs could not set incompat bit 31"
+		append="ext4.require_test_fs=1"
+		images="$d/root.img"
+		;;
 	*) usage >&2; exit 2 ;;
 	esac
 }
@@ -105,7 +140,7 @@ qemu_args() {
 }
 
 usage() {
-	echo "usage: ${0##*/} --kernel BZIMAGE --case unflagged|flagged|require_unflagged|require_flagged --out DIR"
+	echo "usage: ${0##*/} --kernel BZIMAGE --case unflagged|flagged|require_unflagged|require_flagged|require_fsck|unknown_incompat --out DIR"
 }
 
 main() {

@@ -150,8 +150,8 @@ main() {
 
 	# A KUnit report with a failed case fails run-kunit.sh --parse.
 	printf '%s\n' "KTAP version 1" "1..1" "    KTAP version 1" \
-		"    # Subtest: ext4_test_fs_gate" "    1..1" \
-		"    not ok 1 test_fs_gate_decision" "not ok 1 ext4_test_fs_gate" \
+		"    # Subtest: ext4_super_test" "    1..1" \
+		"    not ok 1 test_fs_gate_decision" "not ok 1 ext4_super_test" \
 		>"$work/kunit-bad.log"
 	rc=0
 	"$here/../../kernel/run-kunit.sh" --parse "$work/kunit-bad.log" \
