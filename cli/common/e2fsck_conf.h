@@ -34,6 +34,7 @@ enum e2fsck_conf_verdict {
 	E2FSCK_CONF_CLEARS,	/* the relation says clear */
 	E2FSCK_CONF_KEEPS,	/* the relation says false: kept */
 };
+
 enum e2fsck_conf_verdict e2fsck_conf_verdict(const char *text);
 
 /* Does e2fsck, configured by @text, keep the flag? */

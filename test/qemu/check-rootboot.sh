@@ -43,15 +43,26 @@ fail() {
 	exit 1
 }
 
+# The console without the CRs of the guest's tty, read once.  Searched
+# as a here-string, never through a pipe: under pipefail a "grep -q"
+# that stops at its first match kills the writer with SIGPIPE, and a
+# line that is there reads as missing (this failed checks at random).
+console() {
+	[[ -n ${console_text+set} ]] || console_text=$(tr -d '\r' <"$log")
+	printf '%s\n' "$console_text"
+}
+
 has() {
-	tr -d '\r' <"$log" | grep -qF -- "$1"
+	console >/dev/null
+	grep -qF -- "$1" <<<"$console_text"
 }
 
 # An init report line for NAME, printed whatever it says.
 init_result() {
 	local line
 
-	line=$(tr -d '\r' <"$log" | grep -E "^rootinit: (not )?ok $1( |$)" | head -n1)
+	console >/dev/null
+	line=$(grep -m1 -E "^rootinit: (not )?ok $1( |$)" <<<"$console_text" || true)
 	[[ -n $line ]] || fail "init did not report '$1'"
 	echo "$line"
 	[[ $line == "rootinit: ok "* ]] || fail "${line#*# }"
@@ -66,7 +77,7 @@ mounted_as_ext4)
 	has "rootinit: done" || fail "init did not finish"
 	;;
 no_gate_line)
-	if tr -d '\r' <"$log" | grep -F "$GATE" | grep -F "(vda)"; then
+	if console | grep -F "$GATE" | grep -F "(vda)"; then
 		fail "the root mount logged the gate"
 	fi
 	has "rootinit: started" || fail "init did not run, so the root did not mount"
@@ -76,16 +87,16 @@ refused_with_reason)
 	has "$REQUIRE_LINE" || fail "no refusal line for vda: '$REQUIRE_LINE'"
 	has "VFS: Unable to mount root fs" || fail "the kernel did not give up on the root"
 	! has "rootinit: started" || fail "init ran: the root was mounted"
-	tr -d '\r' <"$log" | grep -F -e "$GATE" -e "VFS: "
+	console | grep -F -e "$GATE" -e "VFS: "
 	;;
 refused_for_feature)
 	has "VFS: Unable to mount root fs" || fail "the kernel did not give up on the root"
 	! has "rootinit: started" || fail "init ran: the root was mounted"
 	has "couldn't mount" || fail "no refusal for the unknown feature"
-	if tr -d '\r' <"$log" | grep -F -e "test_filesystem" -e "-E test_fs"; then
+	if console | grep -F -e "test_filesystem" -e "-E test_fs"; then
 		fail "a root refused for its features blames the flag"
 	fi
-	tr -d '\r' <"$log" | grep -F -e "couldn't mount" -e "VFS: "
+	console | grep -F -e "couldn't mount" -e "VFS: "
 	;;
 remount_refused_with_reason)
 	init_result remount_rw_refused

@@ -24,7 +24,10 @@ boot_must_be_ok "$dir"
 # The check's block: its diagnostic lines ("# ...") and its result line.
 # In our reports the diagnostics come right before the result.
 block() {
-	tr -d '\r' <"$1" | awk -v name="$name" '
+	# awk reads the file itself: a reader that stops early at the end
+	# of a pipe would kill its writer, and pipefail would count it.
+	awk -v name="$name" '
+		{ sub(/\r$/, "") }
 		/^(not )?ok [0-9]+ / {
 			split($0, w, " ")
 			n = (w[1] == "not") ? w[4] : w[3]
@@ -33,7 +36,7 @@ block() {
 			next
 		}
 		/^# / { diag = diag $0 "\n" }
-		END { exit !found }'
+		END { exit !found }' "$1"
 }
 
 for report in "$dir/results.ktap" "$dir/host.ktap"; do

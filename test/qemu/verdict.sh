@@ -19,7 +19,7 @@ check_report() {
 	local plan results names want
 
 	[[ -s $out/results.ktap ]] || { echo "no KTAP report from the guest"; return 1; }
-	plan=$(ktap | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -n1)
+	plan=$(ktap | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | sed -n 1p)
 	[[ -n $plan ]] || { echo "the KTAP report has no plan"; return 1; }
 	results=$(ktap | grep -cE '^(not )?ok [0-9]+ ' || true)
 	((results == plan)) ||
@@ -46,7 +46,9 @@ judge_boot() {
 	[[ -z $trouble ]] || { printf 'the kernel is in trouble:\n%s\n' "$trouble"; return 1; }
 	why=$(check_report) || { echo "$why"; return 1; }
 	# The verdict must agree with the report.
-	if ktap | grep -qE '^not ok [0-9]'; then
+	# A here-string, not a pipe: grep -q would stop early and, under
+	# pipefail, fail the writer.
+	if grep -qE '^not ok [0-9]' <<<"$(ktap)"; then
 		[[ $status == "$EXIT_FAIL" ]] || { echo "a check failed but the guest reported success"; return 1; }
 	else
 		[[ $status == "$EXIT_PASS" ]] || { echo "the guest reported failure but every check is ok"; return 1; }
