@@ -78,7 +78,9 @@ build_base() {
 	rm -rf "$tmp"
 	# The system's PATH: mmdebstrap runs mmtarfilter (python3) once a
 	# package, and a python version manager's shim costs a second a call.
-	if ! PATH=/usr/sbin:/usr/bin:/sbin:/bin nice mmdebstrap \
+	# mmdebstrap itself is the one the caller's PATH finds (test/cache
+	# puts a stand-in first).
+	if ! PATH=/usr/sbin:/usr/bin:/sbin:/bin nice "$(command -v mmdebstrap)" \
 		--variant=minbase --include="$PACKAGES" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
