@@ -180,13 +180,18 @@ static bool has_line_ending(const char *text, const char *word)
 	size_t n = strlen(word);
 
 	for (const char *p = text; p && *p; p = strchr(p, '\n')) {
-		const char *end;
+		const char *start;
+		size_t len;
 
 		if (*p == '\n')
 			p++;
-		end = strchrnul(p, '\n');
-		if ((size_t)(end - p) >= n && !strncmp(end - n, word, n) &&
-		    (end - n == p || strchr(" \t", end[-n - 1])))
+		len = (size_t)(strchrnul(p, '\n') - p);
+		if (len < n)
+			continue;
+		/* p + (len - n), never end - n: a size_t offset stays >= 0. */
+		start = p + (len - n);
+		if (!strncmp(start, word, n) &&
+		    (start == p || start[-1] == ' ' || start[-1] == '\t'))
 			return true;
 	}
 	return false;
