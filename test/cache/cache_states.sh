@@ -207,6 +207,19 @@ rootfs_states() {
 
 	mkdir -p "$base.tmp/half"
 	check "a leftover base.tmp" image_right
+
+	# What a killed mmdebstrap leaves: its chroot's mounts still there.
+	drop_base "$base"
+	mkdir -p "$base.tmp/proc"
+	mount -t tmpfs none "$base.tmp/proc"
+	: >"$base.tmp/proc/keep"
+	check "a base.tmp with a mount left in it (killed mmdebstrap)" image_right
+	check "... unmounted, not emptied through the mount" \
+		bash -c '! findmnt -rn -o TARGET | grep -qF "$0"' "$base.tmp"
+}
+
+drop_base() {
+	rm -f "$1.done"
 }
 
 case ${1:-} in

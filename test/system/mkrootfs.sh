@@ -67,6 +67,16 @@ mirrors() {
 		grep -E " $SUITE(-updates|-security)? main\$" | sort -u
 }
 
+# A killed mmdebstrap leaves its chroot's mounts (proc, sys, dev/pts,
+# dev/shm) in place under the half-made tree: unmount them, deepest
+# first, before anything removes the tree, or rm reaches into them.
+unmount_under() {
+	findmnt -rn -o TARGET | awk -v d="$1/" 'index($0, d) == 1' |
+		sort -r | while IFS= read -r m; do
+			umount -l "$m" || die "cannot unmount '$m'"
+		done
+}
+
 build_base() {
 	local dir=$1 log=$1.log tmp=$1.tmp start=$SECONDS
 	local -a sources
@@ -75,6 +85,7 @@ build_base() {
 	((${#sources[@]})) ||
 		skip "apt knows no Debian $SUITE sources here (apt-get update?)"
 	note "building the Debian $SUITE base with mmdebstrap (log: $log)"
+	unmount_under "$tmp"
 	rm -rf "$tmp"
 	# The system's PATH: mmdebstrap runs mmtarfilter (python3) once a
 	# package, and a python version manager's shim costs a second a call.
@@ -88,6 +99,7 @@ build_base() {
 		--dpkgopt='path-exclude=/usr/share/info/*' \
 		"$SUITE" "$tmp" "${sources[@]}" >"$log" 2>&1; then
 		tail -n 20 "$log" >&2
+		unmount_under "$tmp"
 		rm -rf "$tmp"
 		die "mmdebstrap failed, full log in '$log'"
 	fi
