@@ -88,7 +88,6 @@ tarball_id() {
 # the lock held no git of ours runs in the tree, so an index.lock there
 # is a leftover, and every later checkout would fail on it.
 lock_cache() {
-	mkdir -p "$kernel_cache"
 	exec 9>"$kernel_cache/lock"
 	if ! flock -n 9; then
 		note "waiting for another kernel build ($kernel_cache/lock)"
