@@ -37,7 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
-from ext4dev_test import Tally, sparse_hash, superblock_offsets  # noqa: E402
+from ext4dev_test import (Tally, sampled_leaks, sparse_hash,  # noqa: E402
+                          superblock_offsets)
 
 EXT4DEV = os.environ['EXT4DEV']
 SHIM = os.environ['EXT4DEV_FAULT_SHIM']
@@ -67,7 +68,8 @@ T = Tally(cases=0, fired=0)
 
 
 def run(cmd, env=None, check=False):
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    p = subprocess.run(cmd, env=sampled_leaks(env), capture_output=True,
+                       text=True)
     if check and p.returncode:
         raise SystemExit(f'{" ".join(cmd)}: exit {p.returncode}: '
                          f'{p.stderr.strip()}')

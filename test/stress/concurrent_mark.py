@@ -28,7 +28,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'fault'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
-from ext4dev_test import Tally, superblock_offsets  # noqa: E402
+from ext4dev_test import (Tally, sampled_leaks,  # noqa: E402
+                          superblock_offsets)
 
 EXT4DEV = os.environ['EXT4DEV']
 SHIM = os.environ.get('EXT4DEV_FAULT_SHIM')
@@ -43,18 +44,19 @@ T = Tally(refused=0)
 
 def show_line(dev):
     out = subprocess.run([EXT4DEV, 'show-flags', dev], capture_output=True,
-                         text=True).stdout
+                         text=True, env=sampled_leaks()).stdout
     return out.rstrip()
 
 
 def race(dev, ops, lines, slow):
     """Start every op at once; return a problem, or None."""
-    env = dict(os.environ)
+    shim = {}
     if slow and SHIM:
-        env.update(LD_PRELOAD=SHIM, EXT4DEV_FAULT_FILE=dev,
-                   EXT4DEV_FAULT_DELAY_US='1000')
+        shim = dict(LD_PRELOAD=SHIM, EXT4DEV_FAULT_FILE=dev,
+                    EXT4DEV_FAULT_DELAY_US='1000')
     procs = [subprocess.Popen([EXT4DEV, *OPS[op], dev], text=True,
-                              env=env if op != 'show' else None,
+                              env=sampled_leaks(dict(os.environ, **(
+                                  shim if op != 'show' else {}))),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for op in ops]
     problem = None
@@ -99,7 +101,8 @@ def rounds(name, dev, offs, ops, lines, n):
     for r in range(1, n + 1):
         # Alternate the starting state so that both orders do real work.
         start = 'mark-production' if r % 2 else 'mark-test'
-        subprocess.run([EXT4DEV, start, '-q', dev], check=True)
+        subprocess.run([EXT4DEV, start, '-q', dev], check=True,
+                       env=sampled_leaks())
         problem = race(dev, ops, lines, r % 4 >= 2) or \
             consistent(dev, offs, wanted)
         if not problem and subprocess.run(

@@ -37,7 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'fault'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
-from ext4dev_test import Tally, data_extents, sparse_hash  # noqa: E402
+from ext4dev_test import (Tally, data_extents, sampled_leaks,  # noqa: E402
+                          sparse_hash)
 
 EXT4DEV = os.environ['EXT4DEV']
 VALGRIND = os.environ.get('EXT4DEV_VALGRIND')
@@ -134,7 +135,7 @@ S = Tally(cases=0, runs=0, rcs={}, csum_fixed=0)
 
 
 def ext4dev(args):
-    env = dict(os.environ, **SANITIZER_ENV)
+    env = sampled_leaks(dict(os.environ, **SANITIZER_ENV))
     try:
         p = subprocess.run([*MEMCHECK, EXT4DEV, *args], capture_output=True,
                            text=True, errors='replace', env=env,
