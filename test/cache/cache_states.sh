@@ -150,10 +150,16 @@ fake_mmdebstrap() {
 	mkdir -p "$work/bin"
 	cat >"$work/bin/mmdebstrap" <<EOF
 #!/bin/bash
-# Stand-in: the target directory is the argument after the suite.
+# Stand-in: the target directory is the argument after the suite;
+# setup hooks run on it, as mmdebstrap runs them.
 set -e
-while [[ \$1 == -* ]]; do shift; done
+hooks=()
+while [[ \$1 == -* ]]; do
+	[[ \$1 != --setup-hook=* ]] || hooks+=("\${1#--setup-hook=}")
+	shift
+done
 mkdir -p "\$2/etc/systemd/system" "\$2/usr/bin"
+for hook in "\${hooks[@]}"; do sh -c "\$hook" sh "\$2"; done
 echo stand-in >"\$2/etc/debian_version"
 echo "\$2" >>"$work/mmdebstrap.calls"
 EOF
