@@ -6,7 +6,7 @@
 #   check-series.sh checkpatch  every patch is checkpatch --strict clean,
 #                               has an "ext4:" subject and our sign-off
 #   check-series.sh bisect      the tree builds fs/ext4/ after every patch,
-#                               with CONFIG_EXT4DEV_FS on and off, with no
+#                               with CONFIG_EXT4_TEST_FS on and off, with no
 #                               W=1 warning the pristine tree does not have
 #
 # None changes the cached tree build.sh uses: "apply" works on a private
@@ -124,7 +124,7 @@ check_checkpatch() {
 	echo "all $n patches are checkpatch --strict clean"
 }
 
-# --- bisect: every patch builds on its own, with CONFIG_EXT4DEV_FS on and
+# --- bisect: every patch builds on its own, with CONFIG_EXT4_TEST_FS on and
 # off, and adds no W=1 warning in fs/ext4/ against the pristine tree.  A
 # git worktree of the cached repository (bisect-tree/) is checked out at
 # each state in turn; two object directories of their own
@@ -154,7 +154,7 @@ ensure_bisect_tree() {
 	flock -u 9
 }
 
-# tinyconfig + the QEMU fragment, with CONFIG_EXT4DEV_FS as asked.  Set
+# tinyconfig + the QEMU fragment, with CONFIG_EXT4_TEST_FS as asked.  Set
 # again whenever the state's Kconfig files differ from the last build's:
 # at a state without the symbol olddefconfig drops it, and the patch that
 # adds it must see it on.
@@ -176,7 +176,7 @@ bisect_config() {
 	fi
 	[[ $(cat "$obj/kconfig.stamp" 2>/dev/null) == "$kconfig" ]] && return
 	"$bisect_tree/scripts/config" --file "$obj/.config" \
-		"--$([[ $setting == on ]] && echo enable || echo disable)" EXT4DEV_FS
+		"--$([[ $setting == on ]] && echo enable || echo disable)" EXT4_TEST_FS
 	bisect_make "$obj" olddefconfig >>"$obj/config.log" 2>&1 ||
 		die "olddefconfig in '$obj' failed"
 	echo "$kconfig" >"$obj/kconfig.stamp"
@@ -195,17 +195,17 @@ bisect_build() {
 
 	bisect_config "$obj" "$setting"
 	if ! bisect_make "$obj" W=1 -j"$(nproc)" fs/ext4/ >"$log" 2>&1; then
-		echo "not ok $name EXT4DEV_FS=$setting # does not build"
+		echo "not ok $name EXT4_TEST_FS=$setting # does not build"
 		grep -E 'error' "$log" | head -n 10 | sed 's/^/    /'
 		return 1
 	fi
 	new=$(comm -13 "$obj/w1-baseline" <(ext4_warnings "$log"))
 	if [[ -n $new ]]; then
-		echo "not ok $name EXT4DEV_FS=$setting # new W=1 warnings"
+		echo "not ok $name EXT4_TEST_FS=$setting # new W=1 warnings"
 		printf '%s\n' "$new" | sed 's/^/    /'
 		return 1
 	fi
-	echo "ok $name EXT4DEV_FS=$setting"
+	echo "ok $name EXT4_TEST_FS=$setting"
 }
 
 # The pristine tree's W=1 warnings in fs/ext4/, once per object directory.
@@ -221,7 +221,7 @@ bisect_baseline() {
 		die "the pristine tree does not build fs/ext4/, see '$obj/baseline.log'"
 	ext4_warnings "$obj/baseline.log" >"$obj/w1-baseline"
 	echo "$pristine" >"$obj/w1-baseline.id"
-	echo "baseline EXT4DEV_FS=$setting: $(wc -l <"$obj/w1-baseline") W=1 warnings in fs/ext4/"
+	echo "baseline EXT4_TEST_FS=$setting: $(wc -l <"$obj/w1-baseline") W=1 warnings in fs/ext4/"
 }
 
 check_bisect() {
@@ -266,7 +266,7 @@ check_bisect() {
 		done
 	done
 	((failed == 0)) || die "bisect: some states do not build cleanly"
-	echo "all ${#commits[@]} patches build with CONFIG_EXT4DEV_FS on and off, no new W=1 warning ($((SECONDS - start)) s)"
+	echo "all ${#commits[@]} patches build with CONFIG_EXT4_TEST_FS on and off, no new W=1 warning ($((SECONDS - start)) s)"
 }
 
 case ${1:-} in

@@ -90,7 +90,7 @@ build() {
 built_right() {
 	build &&
 	head -n1 "$work/out-kernel/bzImage" | grep -qx patched &&
-	grep -qx 'CONFIG_EXT4DEV_FS=y' "$work/out-kernel/bzImage"
+	grep -qx 'CONFIG_EXT4_TEST_FS=y' "$work/out-kernel/bzImage"
 }
 
 # Forget the finished image, so the next run must configure and build.
