@@ -1,11 +1,13 @@
 #!/bin/bash
 # Build the ext4dev test kernel: Debian's linux-source-6.12 plus the series
-# in kernel/patches, configured as tinyconfig plus kernel/config/qemu.config.
+# in kernel/patches, configured as tinyconfig plus kernel/config/qemu.config
+# (and, for a flavour, kernel/config/FLAVOUR.config on top).
 # The result is cached (see lib.sh) under a key that hashes every input, so
 # an unchanged second run only hashes and copies.
 #
-# It only ever builds a bzImage: no modules, no install, nothing is loaded
-# into the running kernel.
+# It builds a bzImage, and for a flavour with CONFIG_MODULES the modules,
+# installed into the image's directory (never into this machine's /lib):
+# nothing is ever loaded into the running kernel.
 set -euo pipefail
 
 # shellcheck source=kernel/lib.sh
@@ -13,11 +15,16 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: ${0##*/} [--output DIR] [--print-key] [--each-patch] [--source-only]
+usage: ${0##*/} [--flavour NAME] [--output DIR] [--print-key] [--each-patch]
+       ${0##*/} --source-only
 
 Build (or fetch from the cache) the ext4dev test kernel.
 
-  --output DIR   copy bzImage and its .config into DIR
+  --flavour NAME add kernel/config/NAME.config to the configuration; its
+                 own object directory, obj-NAME, and cache key (e.g.
+                 "modular": ext4 as a module)
+  --output DIR   copy bzImage and its .config (and the modules/ tree of a
+                 modular flavour) into DIR
   --print-key    print the cache key and exit
   --each-patch   build after every patch of the series, to show that each
                  one builds on its own (slow; not cached)
@@ -37,7 +44,7 @@ cache_key() {
 		echo "arch $kernel_arch"
 		echo "cc $(gcc --version | sed -n 1p)"
 		for f in "$kernel_patches/series" "${patches[@]}" \
-			 "$kernel_fragment" "$kernel_here/build.sh" \
+			 "${fragments[@]}" "$kernel_here/build.sh" \
 			 "$kernel_here/lib.sh"; do
 			echo "${f#"$kernel_here"/} $(sha256sum <"$f" | cut -d' ' -f1)"
 		done
@@ -67,21 +74,28 @@ apply_series() {
 # merge_config.sh only warns when a dependency is missing or a symbol has
 # been renamed, and a silently dropped option makes a guest that cannot
 # see its disks or print its results.
+# A flavour's fragment overrides the base one: the last line for a
+# symbol is what must stick.
 check_config() {
 	local config=$kernel_obj/.config line sym bad=()
+	local -A want=()
 
 	while IFS= read -r line; do
 		case $line in
-		CONFIG_*=*)
-			grep -qxF "$line" "$config" || bad+=("$line")
-			;;
-		"# CONFIG_"*" is not set")
-			sym=${line#"# "}
-			sym=${sym%% *}
-			! grep -q "^$sym=" "$config" || bad+=("$line")
-			;;
+		CONFIG_*=*) sym=${line%%=*} ;;
+		"# CONFIG_"*" is not set") sym=${line#"# "} sym=${sym%% *} ;;
+		*) continue ;;
 		esac
-	done <"$kernel_fragment"
+		want[$sym]=$line
+	done < <(cat "${fragments[@]}")
+	for sym in "${!want[@]}"; do
+		line=${want[$sym]}
+		if [[ $line == CONFIG_* ]]; then
+			grep -qxF "$line" "$config" || bad+=("$line")
+		else
+			! grep -q "^$sym=" "$config" || bad+=("$line")
+		fi
+	done
 	((${#bad[@]} == 0)) ||
 		die "config options did not stick (see '$config'): ${bad[*]}"
 }
@@ -93,7 +107,7 @@ check_config() {
 # edit skips ~20 s.
 config_stamp() {
 	{
-		cat "$kernel_fragment" "$kernel_here/build.sh"
+		cat "${fragments[@]}" "$kernel_here/build.sh"
 		git -C "$kernel_src" diff pristine HEAD -- '*Kconfig*'
 	} | sha256sum | cut -c1-16
 	# No .config yet (an empty cache, or a run killed before it wrote
@@ -118,7 +132,7 @@ configure() {
 	{
 		make_kernel tinyconfig &&
 		"$kernel_src/scripts/kconfig/merge_config.sh" -m -O "$kernel_obj" \
-			"$kernel_obj/.config" "$kernel_fragment" &&
+			"$kernel_obj/.config" "${fragments[@]}" &&
 		make_kernel olddefconfig
 	} >"$log" 2>&1 || {
 		tail -n 20 "$log" >&2
@@ -128,13 +142,33 @@ configure() {
 	config_stamp >"$kernel_obj/config.stamp"
 }
 
-build_bzimage() {
-	local log=$kernel_obj/build.log
+modular() {
+	grep -qx 'CONFIG_MODULES=y' "$kernel_obj/.config"
+}
 
-	make_kernel -j"$(nproc)" bzImage >"$log" 2>&1 || {
+build_bzimage() {
+	local log=$kernel_obj/build.log targets=(bzImage)
+
+	! modular || targets+=(modules)
+	make_kernel -j"$(nproc)" "${targets[@]}" >"$log" 2>&1 || {
 		grep -E 'error|Error' "$log" | tail -n 20 >&2
-		die "bzImage build failed, full log in '$log'"
+		die "${targets[*]} build failed, full log in '$log'"
 	}
+}
+
+# The modules as a guest's /lib/modules/<release>, depmod's indexes
+# (modules.dep, modules.alias: what modprobe and the kernel's
+# request_module() resolve "fs-ext4dev" with) included.  depmod runs on
+# files only; nothing is loaded here.
+install_modules() {
+	local dir=$1
+
+	PATH=/usr/sbin:/sbin:$PATH make_kernel INSTALL_MOD_PATH="$dir" \
+		INSTALL_MOD_STRIP=1 DEPMOD=depmod modules_install \
+		>"$kernel_obj/modules_install.log" 2>&1 ||
+		die "modules_install failed, see '$kernel_obj/modules_install.log'"
+	# Links back into the object directory: nothing a guest can use.
+	rm -f "$dir"/lib/modules/*/build "$dir"/lib/modules/*/source
 }
 
 # Keep the newest few images: each is ~2 MB, but keys pile up while the
@@ -164,6 +198,7 @@ build_into_cache() {
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	cp "$kernel_obj/arch/x86/boot/bzImage" "$kernel_obj/.config" "$tmp/"
+	! modular || install_modules "$tmp/modules"
 	git -C "$kernel_src" log --oneline pristine..HEAD >"$tmp/series.log"
 	rm -rf "$image"
 	mv "$tmp" "$image"
@@ -193,15 +228,18 @@ copy_output() {
 		cp "$image/$f" "$dir/$f.tmp"
 		mv "$dir/$f.tmp" "$dir/${f#.}"
 	done
+	rm -rf "$dir/modules"
+	[[ ! -d $image/modules ]] || cp -a "$image/modules" "$dir/modules"
 	echo "$key" >"$dir/kernel.key"
 }
 
 main() {
-	local output="" print_key=0 each=0 source_only=0 image
+	local output="" print_key=0 each=0 source_only=0 image flavour=""
 
 	while (($#)); do
 		case $1 in
 		--output) output=${2:?--output needs a directory}; shift ;;
+		--flavour) flavour=${2:?--flavour needs a name}; shift ;;
 		--print-key) print_key=1 ;;
 		--each-patch) each=1 ;;
 		--source-only) source_only=1 ;;
@@ -211,6 +249,13 @@ main() {
 		shift
 	done
 
+	fragments=("$kernel_fragment")
+	if [[ -n $flavour ]]; then
+		[[ -f $kernel_here/config/$flavour.config ]] ||
+			die "no flavour '$flavour': missing kernel/config/$flavour.config"
+		fragments+=("$kernel_here/config/$flavour.config")
+		kernel_obj=$kernel_cache/obj-$flavour
+	fi
 	require_tarball
 	check_cache_location
 	if ((source_only)); then

@@ -5,11 +5,14 @@
 # blkid (for mounting without -t), sfdisk (the GPT disk's table), the
 # shared libraries they
 # need at their ldd paths, and the guest scripts from test/qemu/guest.
+# With --modules, for a modular kernel: its /lib/modules tree and kmod
+# (modprobe, rmmod, lsmod; /sbin/modprobe is what the kernel runs to load
+# a filesystem type's module).
 #
 # The archive is rebuilt only when an input changed: a hash of every file
 # that goes in (and of this script) is kept next to it.
 #
-# usage: mkinitramfs.sh --ext4dev BIN --out FILE
+# usage: mkinitramfs.sh --ext4dev BIN --out FILE [--modules DIR]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 busybox=${EXT4DEV_BUSYBOX:-/bin/busybox}
 
 usage() {
-	echo "usage: ${0##*/} --ext4dev BIN --out FILE" >&2
+	echo "usage: ${0##*/} --ext4dev BIN --out FILE [--modules DIR]" >&2
 	exit 2
 }
 
@@ -33,8 +36,10 @@ libraries_of() {
 
 # Host path, then the path inside the guest, one pair per line.
 guest_files() {
-	local bin lib
+	local bin lib kmod=()
 
+	[[ -z $modules ]] || kmod=("$(command -v kmod)")
+	((${#kmod[@]} == 0)) || echo "${kmod[0]} /usr/sbin/kmod"
 	echo "$busybox /bin/busybox"
 	echo "$ext4dev /usr/sbin/ext4dev"
 	echo "$(command -v mount) /usr/bin/mount"
@@ -42,13 +47,14 @@ guest_files() {
 	echo "$(command -v blkid) /usr/sbin/blkid"
 	echo "$(command -v sfdisk) /usr/sbin/sfdisk"
 	for bin in "$ext4dev" "$(command -v mount)" "$(command -v umount)" \
-		   "$(command -v blkid)" "$(command -v sfdisk)"; do
+		   "$(command -v blkid)" "$(command -v sfdisk)" "${kmod[@]}"; do
 		for lib in $(libraries_of "$bin"); do
 			echo "$lib $lib"
 		done
 	done | sort -u
 	echo "$here/guest/init /init"
-	for f in lib.sh run suite-normal.sh suite-require.sh parts.sh; do
+	for f in lib.sh run suite-normal.sh suite-require.sh suite-modular.sh \
+		 parts.sh; do
 		echo "$here/guest/$f /ext4dev/$f"
 	done
 }
@@ -63,6 +69,11 @@ check_inputs() {
 	fi
 	command -v cpio >/dev/null || skip "cpio not found (apt-get install cpio)"
 	command -v sfdisk >/dev/null || skip "sfdisk not found (apt-get install fdisk)"
+	[[ -z $modules ]] || {
+		[[ -d $modules/lib/modules ]] ||
+			die "no lib/modules in '$modules' (build.sh --flavour modular --output)"
+		command -v kmod >/dev/null || skip "kmod not found (apt-get install kmod)"
+	}
 }
 
 input_hash() {
@@ -71,6 +82,8 @@ input_hash() {
 		while read -r src dst; do
 			echo "$dst $(sha256sum <"$src")"
 		done < <(guest_files)
+		[[ -z $modules ]] ||
+			(cd "$modules" && find lib -type f | LC_ALL=C sort | xargs sha256sum)
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -86,6 +99,13 @@ populate() {
 	ln -s ext4dev "$root/usr/sbin/mkfs.ext4dev"
 	ln -s ext4dev "$root/usr/sbin/mount.ext4dev"
 	ln -s /usr/sbin/ext4dev "$root/sbin/mount.ext4dev"
+	if [[ -n $modules ]]; then
+		cp -a "$modules/lib" "$root/"
+		for applet in modprobe rmmod lsmod insmod modinfo; do
+			ln -s kmod "$root/usr/sbin/$applet"
+		done
+		ln -s /usr/sbin/modprobe "$root/sbin/modprobe"
+	fi
 	# busybox applets for everything util-linux does not provide here
 	for applet in $("$busybox" --list); do
 		[[ -e $root/bin/$applet || -e $root/usr/bin/$applet ||
@@ -97,11 +117,12 @@ populate() {
 main() {
 	local out="" root hash
 
-	ext4dev=""
+	ext4dev="" modules=""
 	while (($#)); do
 		case $1 in
 		--ext4dev) ext4dev=${2:?}; shift ;;
 		--out) out=${2:?}; shift ;;
+		--modules) modules=${2:?}; shift ;;
 		*) usage ;;
 		esac
 		shift

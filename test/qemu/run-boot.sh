@@ -43,7 +43,7 @@ readonly PART_UUID=3c7b70f7-6180-4e24-abf9-f652c2c6b574
 
 usage() {
 	cat <<EOF
-usage: ${0##*/} --kernel BZIMAGE --initramfs CPIO --suite normal|require
+usage: ${0##*/} --kernel BZIMAGE --initramfs CPIO --suite normal|require|modular
                 --out DIR [--expect "NAME..."] [--only TEST] [--shell]
                 [--timeout SECONDS]
 
@@ -114,6 +114,11 @@ make_disks_require() {
 	mkimg "$d/flagged.img" -t ext4 -E test_fs
 	mkimg "$d/untouched.img" -t ext4
 	echo "unflagged flagged untouched"
+}
+
+# The modular kernel's checks use the require suite's three disks.
+make_disks_modular() {
+	make_disks_require "$@"
 }
 
 # KVM only where a probe boot of this kernel works: on some hosts /dev/kvm
@@ -259,7 +264,7 @@ main() {
 		esac
 		shift
 	done
-	[[ -n $kernel && -n $initramfs && -n $out && $suite =~ ^(normal|require)$ ]] ||
+	[[ -n $kernel && -n $initramfs && -n $out && $suite =~ ^(normal|require|modular)$ ]] ||
 		{ usage >&2; exit 2; }
 	# Nothing from an earlier boot may survive into this one's verdicts.
 	rm -rf "$out"
