@@ -2,7 +2,7 @@
 # fstests with FSTYP=ext4 and FSTYP=ext4dev in the Debian guest of
 # test/system/, compared test by test.
 #
-#   FSTESTS_SRC=/path/to/xfstests test/fstests/run.sh --build BUILD --out DIR
+#   FSTESTS_SRC=/path/to/xfstests test/fstests/run.sh --build BUILD --out DIR [--list FILE]
 #
 # 1. copies $FSTESTS_SRC (a clone or a release tree) to DIR/src, applies
 #    0001-fstests-bring-back-FSTYP-ext4dev.patch, adds the gate test from
@@ -10,7 +10,8 @@
 # 2. makes a root image with test/system/mkrootfs.sh plus fstests'
 #    runtime packages and the built tree in /var/lib/xfstests;
 # 3. boots it (test/system/run-boot.sh --boot fstests) with blank "test"
-#    and "scratch" disks; the guest runs tests.list under each FSTYP;
+#    and "scratch" disks; the guest runs tests.list (or --list FILE, e.g.
+#    a piece of what full-list.sh prints) under each FSTYP;
 # 4. writes DIR/table.md (test, ext4, ext4dev) and fails when a test's
 #    results differ (notrun on both aside), or when the gate test fails.
 #
@@ -54,16 +55,18 @@ build_fstests() {
 
 main() {
 	local build="" out="" src list status=0 t e4 e4d row differ=0 gate=""
+	local tests=$here/tests.list
 
 	while (($#)); do
 		case $1 in
 		--build) build=${2:?}; shift ;;
 		--out) out=${2:?}; shift ;;
-		*) echo "usage: FSTESTS_SRC=DIR ${0##*/} --build BUILD --out DIR" >&2; exit 2 ;;
+		--list) tests=$(realpath "${2:?}"); shift ;;
+		*) echo "usage: FSTESTS_SRC=DIR ${0##*/} --build BUILD --out DIR [--list FILE]" >&2; exit 2 ;;
 		esac
 		shift
 	done
-	[[ -n $build && -n $out ]] || { echo "usage: FSTESTS_SRC=DIR ${0##*/} --build BUILD --out DIR" >&2; exit 2; }
+	[[ -n $build && -n $out ]] || { echo "usage: FSTESTS_SRC=DIR ${0##*/} --build BUILD --out DIR [--list FILE]" >&2; exit 2; }
 	# A skip even under EXT4DEV_NO_SKIP: CI runs without fstests on purpose.
 	if [[ -z ${FSTESTS_SRC:-} ]]; then
 		echo "${0##*/}: SKIP: FSTESTS_SRC is not set: point it at an fstests tree (a clone of kdave/xfstests or a release) to run fstests with FSTYP=ext4dev; see test/fstests/README.md"
@@ -74,7 +77,7 @@ main() {
 	src=$out/src
 	rm -rf "$out/guest"
 	mkdir -p "$out/guest"
-	sed 's/#.*//' "$here/tests.list" | xargs -n1 >"$out/guest/fstests.list"
+	sed 's/#.*//' "$tests" | xargs -n1 >"$out/guest/fstests.list"
 	: >"$out/gate.list"
 	if [[ -d $root/kernel/fstests ]]; then
 		(cd "$root/kernel/fstests" && find . -type f -regex './[a-z0-9]*/[0-9]+' | sed 's|^\./||') |
