@@ -5,7 +5,7 @@
 #   FSTESTS_SRC=/path/to/xfstests test/fstests/run.sh --build BUILD --out DIR [--list FILE]
 #
 # 1. copies $FSTESTS_SRC (a clone or a release tree) to DIR/src, applies
-#    0001-fstests-bring-back-FSTYP-ext4dev.patch, adds the gate test from
+#    our patches (0*.patch, in order), adds the gate test from
 #    kernel/fstests/ if that folder exists, and builds it (make);
 # 2. makes a root image with test/system/mkrootfs.sh plus fstests'
 #    runtime packages and the built tree in /var/lib/xfstests;
@@ -26,13 +26,13 @@ root=$(cd "$here/../.." && pwd)
 # What fstests runs with, in the guest.
 readonly RUNTIME=xfsprogs,attr,acl,quota,bc,psmisc,gawk,procps,libaio1,libgdbm6,liburing2,uuid-runtime
 
-# The source, the patch and the gate test decide the build: rebuilt only
+# The source, the patches and the gate test decide the build: rebuilt only
 # when their hash changes (a build takes minutes).
 build_fstests() {
-	local src=$1 stamp
+	local src=$1 stamp p
 
 	stamp=$( { (cd "$FSTESTS_SRC" && tar --exclude=.git --sort=name --mtime=@0 -cf - .);
-		cat "$here/0001-fstests-bring-back-FSTYP-ext4dev.patch";
+		cat "$here"/0*.patch;
 		[[ ! -d $root/kernel/fstests ]] ||
 			tar -C "$root/kernel/fstests" --sort=name --mtime=@0 -cf - .; } |
 		sha256sum | cut -c1-16)
@@ -43,8 +43,10 @@ build_fstests() {
 	rm -rf "$src" "$src.stamp"
 	mkdir -p "$src"
 	(cd "$FSTESTS_SRC" && tar --exclude=.git -cf - .) | tar -C "$src" -xf -
-	patch -d "$src" -p1 --forward -s <"$here/0001-fstests-bring-back-FSTYP-ext4dev.patch" ||
-		die "the ext4dev patch does not apply to '$FSTESTS_SRC'"
+	for p in "$here"/0*.patch; do
+		patch -d "$src" -p1 --forward -s <"$p" ||
+			die "${p##*/} does not apply to '$FSTESTS_SRC'"
+	done
 	[[ ! -d $root/kernel/fstests ]] ||
 		cp -a "$root/kernel/fstests/." "$src/tests/"
 	note "building fstests in $src (log: $src.build.log)"
