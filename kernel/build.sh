@@ -146,6 +146,30 @@ modular() {
 	grep -qx 'CONFIG_MODULES=y' "$kernel_obj/.config"
 }
 
+# A flavour's first build starts from a copy of the normal kernel's
+# objects: kbuild records which CONFIG_ symbols each object depends on,
+# so after the flavour's configure it recompiles only what the flavour's
+# options reach (for "modular": fs/ext4/, jbd2, KUnit; ~60 objects, not
+# ~1000).  Copied to a temporary name and renamed, so a killed copy is
+# never taken for a seeded directory.
+seed_flavour_objects() {
+	local base=$kernel_cache/obj
+
+	[[ $kernel_obj != "$base" && ! -f $kernel_obj/.config ]] || return 0
+	[[ -f $base/.config && -f $base/arch/x86/boot/bzImage ]] || return 0
+	rm -rf "$kernel_obj" "$kernel_obj.tmp"
+	cp -a "$base" "$kernel_obj.tmp" ||
+		die "cannot copy '$base' to '$kernel_obj.tmp'"
+	# objtool's build (tools/) records its output directory as an
+	# absolute path; left as it is, make rebuilds objtool, and with it
+	# every object objtool has checked, which is nearly all of them.
+	grep -rlZF --include='*.cmd' "$base/" "$kernel_obj.tmp/tools" |
+		xargs -0 -r sed -i "s|$base/|$kernel_obj/|g" ||
+		die "cannot move objtool's build records to '$kernel_obj'"
+	mv "$kernel_obj.tmp" "$kernel_obj"
+	note "started ${kernel_obj##*/}/ from the objects of obj/"
+}
+
 build_bzimage() {
 	local log=$kernel_obj/build.log targets=(bzImage)
 
@@ -190,6 +214,7 @@ build_into_cache() {
 	apply_series ""
 	note "source ready and series applied in $((SECONDS - step)) s"
 	step=$SECONDS
+	seed_flavour_objects
 	configure
 	note "configured in $((SECONDS - step)) s; building bzImage with make -j$(nproc) (log: $kernel_obj/build.log)"
 	step=$SECONDS

@@ -52,12 +52,24 @@ olddefconfig:
 bzImage:
 	mkdir -p $(O)/arch/x86/boot
 	cat VERSION $(O)/.config >$(O)/arch/x86/boot/bzImage
+modules:
+	test -f $(O)/.config
+modules_install:
+	mkdir -p $(INSTALL_MOD_PATH)/lib/modules/fake
+	cp $(O)/.config $(INSTALL_MOD_PATH)/lib/modules/fake/modules.dep
 EOF
 	echo "pristine" >"$src/VERSION"
 	cat >"$src/scripts/kconfig/merge_config.sh" <<'EOF'
 #!/bin/sh
-# merge_config.sh -m -O DIR BASE FRAGMENT: append the fragment.
-cat "$5" >>"$3/.config"
+# merge_config.sh -m -O DIR BASE FRAGMENT...: the last line for a
+# symbol wins, as in the real one.
+dir=$3
+shift 3
+awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s)
+       if (!(s in line)) order[++n] = s
+       line[s] = $0 }
+     END { for (i = 1; i <= n; i++) print line[order[i]] }' "$@" >"$dir/.config.new"
+mv "$dir/.config.new" "$dir/.config"
 EOF
 	chmod +x "$src/scripts/kconfig/merge_config.sh"
 	tar -C "$work/src" -cJf "$work/linux-source-6.12.tar.xz" linux-source-6.12
@@ -91,6 +103,25 @@ built_right() {
 	build &&
 	head -n1 "$work/out-kernel/bzImage" | grep -qx patched &&
 	grep -qx 'CONFIG_EXT4_TEST_FS=y' "$work/out-kernel/bzImage"
+}
+
+# The modular flavour: its fragment on top, and its modules installed.
+flavour_built() {
+	"$root/kernel/build.sh" --flavour modular --output "$work/out-modular" &&
+	grep -qx 'CONFIG_EXT4_FS=m' "$work/out-modular/bzImage" &&
+	[[ -f $work/out-modular/modules/lib/modules/fake/modules.dep ]]
+}
+
+# flavour_seeded yes|no: built, and obj-modular/ holds obj/'s marker or not.
+flavour_seeded() {
+	local marker=$EXT4DEV_CACHE_DIR/obj-modular/marker.o
+
+	flavour_built || return 1
+	if [[ $1 == yes ]]; then
+		[[ -f $marker ]]
+	else
+		[[ ! -f $marker ]]
+	fi
 }
 
 # Forget the finished image, so the next run must configure and build.
@@ -142,6 +173,22 @@ kernel_states() {
 	# A lock file always exists after the first run; only a live
 	# holder may make a build wait.
 	check "the lock file of an earlier run" built_right
+
+	# A flavour's first build starts from a copy of obj/ (kbuild then
+	# recompiles only what the flavour's options reach); the marker
+	# stands for obj/'s objects.
+	: >"$c/obj/marker.o"
+	check "a flavour's first build starts from obj/'s objects" \
+		flavour_seeded yes
+	rm -rf "$c/obj-modular"
+	drop_images
+	mkdir -p "$c/obj-modular.tmp/half"
+	check "a half-made copy (obj-modular.tmp, a killed seed)" \
+		flavour_seeded yes
+	check "... and the copy is gone" test ! -e "$c/obj-modular.tmp"
+	rm -f "$c/obj-modular/marker.o"
+	drop_images
+	check "a configured flavour keeps its own objects" flavour_seeded no
 }
 
 # --- test/system/mkrootfs.sh -----------------------------------------
