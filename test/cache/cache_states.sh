@@ -45,8 +45,8 @@ make_fake_kernel() {
 	mkdir -p "$src/scripts/kconfig" "$work/patches"
 	cat >"$src/Makefile" <<'EOF'
 O ?= .
-tinyconfig:
-	mkdir -p $(O) && echo 'CONFIG_64BIT=y' >$(O)/.config
+allnoconfig:
+	mkdir -p $(O) && cat $(KCONFIG_ALLCONFIG) >$(O)/.config
 olddefconfig:
 	test -f $(O)/.config
 bzImage:
@@ -59,6 +59,10 @@ modules_install:
 	cp $(O)/.config $(INSTALL_MOD_PATH)/lib/modules/fake/modules.dep
 EOF
 	echo "pristine" >"$src/VERSION"
+	mkdir -p "$src/kernel/configs" "$src/arch/x86/configs"
+	echo 'CONFIG_64BIT=y' >"$src/kernel/configs/tiny-base.config"
+	echo '# CONFIG_KERNEL_GZIP is not set' >"$src/kernel/configs/tiny.config"
+	echo 'CONFIG_NOHIGHMEM=y' >"$src/arch/x86/configs/tiny.config"
 	cat >"$src/scripts/kconfig/merge_config.sh" <<'EOF'
 #!/bin/sh
 # merge_config.sh -m -O DIR BASE FRAGMENT...: the last line for a
