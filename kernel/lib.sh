@@ -127,7 +127,10 @@ unpack_source() {
 	rm -rf "$kernel_src_id" "$kernel_src" "$kernel_obj" "$kernel_cache/unpack.tmp"
 	tmp=$kernel_cache/unpack.tmp
 	mkdir -p "$tmp"
-	tar -xf "$kernel_tarball" -C "$tmp" || die "cannot unpack '$kernel_tarball'"
+	# Debian's tarball is xz in 62 blocks: xz -T0 decompresses them on
+	# every core at once.
+	tar -I 'xz -T0' -xf "$kernel_tarball" -C "$tmp" ||
+		die "cannot unpack '$kernel_tarball'"
 	# The tarball holds one top-level directory (linux-source-6.12).
 	mv "$tmp"/*/ "$kernel_src" || die "unexpected layout in '$kernel_tarball'"
 	rmdir "$tmp"
