@@ -112,10 +112,10 @@ def fault_image(img, ops):
         before = fr.sparse_hash(img.path)
         events, writes = record(img, op, backups)
         for mode in MODES:
-            for k in range(1, len(writes) + 1):
+            for k in fr.crash_points(len(writes)):
                 one_case(img, op, mode, k, events, offs, saved, new)
         nsync = sum(1 for e in events if e[0] == 'S')
-        for k in range(1, nsync + 1):
+        for k in fr.crash_points(nsync):
             one_case(img, op, 'fsync-eio', k, events, offs, saved, new)
         restore(img, saved)
         T.check(fr.sparse_hash(img.path) == before,

@@ -157,13 +157,14 @@ def fault_image(work, name, size, old_opts, opts):
     T.check(kinds.endswith('SPS'), f'{name}: mkfs write order {kinds}')
     supers = set(img.superblock_offsets())
     for mode in ('eio', 'powerloss'):
-        for k in range(1, len(writes) + 1):
+        for k in fr.crash_points(len(writes)):
             one_case(img, pristine, opts, mode, k, events)
-    for k, e in enumerate(writes, 1):
-        if e[0] == 'W' and int(e[1]) in supers and e[2] == '1024':
-            one_case(img, pristine, opts, 'torn', k, events)
+    torn = [k for k, e in enumerate(writes, 1)
+            if e[0] == 'W' and int(e[1]) in supers and e[2] == '1024']
+    for i in fr.crash_points(len(torn)):
+        one_case(img, pristine, opts, 'torn', torn[i - 1], events)
     nsync = sum(1 for e in events if e[0] == 'S')
-    for k in range(1, nsync + 1):
+    for k in fr.crash_points(nsync):
         one_case(img, pristine, opts, 'fsync-eio', k, events)
     print(f'{name}: mkfs makes {len(writes)} writes and discards, '
           f'{nsync} fsyncs',
