@@ -159,25 +159,14 @@ modular() {
 # objects: kbuild records which CONFIG_ symbols each object depends on,
 # so after the flavour's configure it recompiles only what the flavour's
 # options reach (for "modular": ext4, jbd2, mbcache, crc16 and crypto
-# become modules; 67 compiles, not ~1000).  Copied to a temporary name and renamed, so a killed copy is
-# never taken for a seeded directory.
+# become modules; 67 compiles, not ~1000).  copy_objects (lib.sh) makes
+# the copy.
 seed_flavour_objects() {
 	local base=$kernel_cache/obj
 
 	[[ $kernel_obj != "$base" && ! -f $kernel_obj/.config ]] || return 0
 	[[ -f $base/.config && -f $base/arch/x86/boot/bzImage ]] || return 0
-	rm -rf "$kernel_obj" "$kernel_obj.tmp"
-	cp -a "$base" "$kernel_obj.tmp" ||
-		die "cannot copy '$base' to '$kernel_obj.tmp'"
-	# objtool's build (tools/) records its output directory as an
-	# absolute path; left as it is, make rebuilds objtool, and with it
-	# every object objtool has checked, which is nearly all of them.
-	if [[ -d $kernel_obj.tmp/tools ]]; then
-		find "$kernel_obj.tmp/tools" -name '*.cmd' \
-			-exec sed -i "s|$base/|$kernel_obj/|g" {} + ||
-			die "cannot move objtool's build records to '$kernel_obj'"
-	fi
-	mv "$kernel_obj.tmp" "$kernel_obj"
+	copy_objects "$base" "$kernel_obj"
 	note "started ${kernel_obj##*/}/ from the objects of obj/"
 }
 

@@ -129,7 +129,8 @@ check_checkpatch() {
 # git worktree of the cached repository (bisect-tree/) is checked out at
 # each state in turn; two object directories of their own
 # (obj-bisect-on/-off) keep "make fs/ext4/" incremental, so a state costs
-# the files its patch touches.  The tree build.sh uses is never touched, so
+# the files its patch touches.  "off" is a copy of "on" until the first
+# Kconfig change (check_bisect).  The tree build.sh uses is never touched, so
 # both can run at once, and a run starts from where the last one ended.
 
 bisect_tree=$kernel_cache/bisect-tree
@@ -224,25 +225,29 @@ bisect_baseline() {
 	echo "baseline EXT4_TEST_FS=$setting: $(wc -l <"$obj/w1-baseline") W=1 warnings in fs/ext4/"
 }
 
-# The pristine tree has no CONFIG_EXT4_TEST_FS, so its "on" and "off"
-# builds are the same build: make the "on" one and copy it (objects,
-# configuration, stamps and warnings) for "off", which then diverges at
-# the first patch that changes a Kconfig file.  This saves a kbuild
-# prepare and a whole fs/ext4/ on a cold cache.
-bisect_baselines() {
-	local on=$kernel_cache/obj-bisect-on off=$kernel_cache/obj-bisect-off pristine
+# Build the current state with each setting given, at once: a state
+# recompiles one or two files, which one make cannot spread over the
+# cores.  An object directory whose build failed loses fs/ext4/, so that
+# an object left from a failed state cannot hide its warnings next time.
+bisect_state() {
+	local name=$1 setting obj failed=0
+	local -A pids
 
-	bisect_baseline "$on" on
-	pristine=$(git -C "$kernel_src" rev-parse pristine)
-	[[ $(head -n1 "$off/w1-baseline.id" 2>/dev/null) == "$pristine" ]] && return
-	rm -rf "$off"
-	cp -a "$on" "$off"
-	echo "baseline EXT4_TEST_FS=off: the same build, copied from EXT4_TEST_FS=on"
+	for setting in "${@:2}"; do
+		obj=$kernel_cache/obj-bisect-$setting
+		bisect_build "$obj" "$setting" "$name" >"$obj/state.out" 2>&1 &
+		pids[$setting]=$!
+	done
+	for setting in "${@:2}"; do
+		obj=$kernel_cache/obj-bisect-$setting
+		wait "${pids[$setting]}" || { failed=1; rm -rf "$obj/fs/ext4"; }
+		cat "$obj/state.out"
+	done
+	return "$failed"
 }
 
 check_bisect() {
-	local patches commits names i setting obj failed=0 start=$SECONDS
-	local -A pids
+	local patches commits names i shared failed=0 start=$SECONDS
 
 	check_series_file
 	ensure_source
@@ -257,27 +262,28 @@ check_bisect() {
 	series_commits "${patches[@]}" >"$kernel_cache/bisect.commits" || exit 1
 	mapfile -t commits <"$kernel_cache/bisect.commits"
 	mapfile -t names < <(series_patches | xargs -n1 basename)
-	bisect_baselines
-	# Both settings of a state build at once: a state recompiles one or
-	# two files, which one make cannot spread over the cores.
+	bisect_baseline "$kernel_cache/obj-bisect-on" on
+	# Until a patch changes a Kconfig file there is no
+	# CONFIG_EXT4_TEST_FS, so "on" and "off" are the same build: make it
+	# once.  At the first state that differs, "off" starts as a copy of
+	# "on" (the previous state's objects) and goes its own way.
+	shared=1
 	for i in "${!commits[@]}"; do
 		git -C "$bisect_tree" checkout -q -f --detach "${commits[i]}"
-		for setting in on off; do
-			obj=$kernel_cache/obj-bisect-$setting
-			bisect_build "$obj" "$setting" "${names[i]}" >"$obj/state.out" 2>&1 &
-			pids[$setting]=$!
-		done
-		for setting in on off; do
-			obj=$kernel_cache/obj-bisect-$setting
-			wait "${pids[$setting]}" || {
+		if ((shared)) && git -C "$bisect_tree" diff --quiet pristine HEAD -- '*Kconfig*'; then
+			if bisect_state "${names[i]}" on; then
+				echo "ok ${names[i]} EXT4_TEST_FS=off # the same build as on: no Kconfig change yet"
+			else
+				echo "not ok ${names[i]} EXT4_TEST_FS=off # the same build as on"
 				failed=1
-				# Recompile everything next time: an object
-				# left from a failed state would hide its
-				# warnings.
-				rm -rf "$obj/fs/ext4"
-			}
-			cat "$obj/state.out"
-		done
+			fi
+			continue
+		fi
+		if ((shared)); then
+			copy_objects "$kernel_cache/obj-bisect-on" "$kernel_cache/obj-bisect-off"
+			shared=0
+		fi
+		bisect_state "${names[i]}" on off || failed=1
 	done
 	((failed == 0)) || die "bisect: some states do not build cleanly"
 	echo "all ${#commits[@]} patches build with CONFIG_EXT4_TEST_FS on and off, no new W=1 warning ($((SECONDS - start)) s)"

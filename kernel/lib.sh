@@ -194,3 +194,21 @@ series_commits() {
 	done
 	rm -f "$index" "$info" "$msg"
 }
+
+# Copy the object directory $1 to $2 (replaced), so that make in $2
+# rebuilds only what differs.  objtool's build (tools/) records its
+# output directory as an absolute path; left as it is, make rebuilds
+# objtool, and with it every object objtool has checked.  The copy is
+# made under $2.tmp and renamed, so a killed copy is never taken for $2.
+copy_objects() {
+	local from=$1 to=$2
+
+	rm -rf "$to" "$to.tmp"
+	cp -a "$from" "$to.tmp" || die "cannot copy '$from' to '$to.tmp'"
+	if [[ -d $to.tmp/tools ]]; then
+		find "$to.tmp/tools" -name '*.cmd' \
+			-exec sed -i "s|$from/|$to/|g" {} + ||
+			die "cannot move objtool's build records to '$to'"
+	fi
+	mv "$to.tmp" "$to"
+}
