@@ -159,7 +159,7 @@ modular() {
 # objects: kbuild records which CONFIG_ symbols each object depends on,
 # so after the flavour's configure it recompiles only what the flavour's
 # options reach (for "modular": ext4, jbd2, mbcache, crc16 and crypto
-# become modules; 67 compiles, not ~1000).  copy_objects (lib.sh) makes
+# become modules; 67 compiles, not ~900).  copy_objects (lib.sh) makes
 # the copy.
 seed_flavour_objects() {
 	local base=$kernel_cache/obj
