@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blkid_name.h"
 #include "cmd_mark.h"
 #include "commands.h"
 #include "e2fsck_conf.h"
@@ -146,6 +147,8 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 	struct fsio_write_opts opts = { .undo_file = ctl->undo_file };
 	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
 	uint32_t old_flags, new_flags;
+	const char *rival = NULL;
+	char name[EXT4DEV_NAME_MAX];
 	struct fsio_dev dev;
 	errcode_t err;
 	int rc = EXT4DEV_EXIT_OK;
@@ -161,6 +164,8 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 		goto out;
 	old_flags = dev.fs->super->s_flags;
 	new_flags = mark_new_flags(old_flags, ctl->set);
+	if (ctl->set)
+		rival = blkid_name_rival(dev.fs->super);
 	if (new_flags == old_flags) {
 		err = mark_backups(ctl, &dev, &opts);
 	} else if (ctl->dry_run) {
@@ -177,6 +182,11 @@ static int mark_one(const struct mark_ctl *ctl, const char *spec)
 out:
 	if (err)
 		rc = report_fs_error(&dev, err);
+	if (!err && !ctl->quiet) {
+		fflush(stdout);	/* the warning after what it follows */
+		blkid_name_warn(report_dev_name(&dev, false, name,
+						sizeof(name)), rival);
+	}
 	fsio_release(&dev);
 	return rc;
 }

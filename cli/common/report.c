@@ -182,6 +182,32 @@ void report_signature(const struct fsio_dev *dev, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", type, usage);
 }
 
+/*
+ * The same bytes are mounted or held under another name: say which
+ * name, and where or by what, so the user can find it.
+ */
+static int report_alias(const struct fsio_dev *dev, const char *name,
+			errcode_t err)
+{
+	if (err == EXT4DEV_ERR_ALIAS_MOUNTED && dev->mounted_elsewhere)
+		return report_failure("%s: is mounted as %s in another mount "
+				      "namespace (on '%s' there; unmount it "
+				      "first)", name, dev->alias,
+				      dev->mountpoint);
+	if (err == EXT4DEV_ERR_ALIAS_MOUNTED)
+		return report_failure("%s: is mounted as %s on '%s' (the same "
+				      "bytes under another name; unmount it "
+				      "first)", name, dev->alias,
+				      dev->mountpoint);
+	if (dev->holder[0])
+		return report_failure("%s: is held by %s through %s (the same "
+				      "bytes under another name)", name,
+				      dev->holder, dev->alias);
+	return report_failure("%s: is in use by another process as %s (the "
+			      "same bytes under another name)", name,
+			      dev->alias);
+}
+
 int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 {
 	char name[EXT4DEV_NAME_MAX];
@@ -203,12 +229,22 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 				      dev->good_backup_bs,
 				      (unsigned long long)dev->good_backup,
 				      dev->good_backup_bs);
+	if (err == EXT4DEV_ERR_MOUNTED && dev->mountpoint[0] &&
+	    dev->mounted_elsewhere)
+		return report_failure("%s: filesystem is mounted in another "
+				      "mount namespace (on '%s' there; unmount "
+				      "it first)", name, dev->mountpoint);
 	if (err == EXT4DEV_ERR_MOUNTED && dev->mountpoint[0])
 		return report_failure("%s: filesystem is mounted on '%s' "
 				      "(unmount it first: the kernel keeps its "
 				      "own copy of the superblock and would "
 				      "overwrite the change)",
 				      name, dev->mountpoint);
+	if (err == EXT4DEV_ERR_ALIAS_MOUNTED || err == EXT4DEV_ERR_ALIAS_BUSY)
+		return report_alias(dev, name, err);
+	if (err == EXT4DEV_ERR_BUSY && dev->holder[0])
+		return report_failure("%s: device is held by %s (in use by "
+				      "the kernel)", name, dev->holder);
 	if (err == EXT4DEV_ERR_FOREIGN && dev->foreign_type[0]) {
 		char what[128];
 

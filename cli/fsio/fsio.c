@@ -39,6 +39,9 @@ static errcode_t lock_path(struct fsio_dev *dev, int how)
 {
 	errcode_t err = fsio_open_kind(dev->path, O_RDONLY, &dev->lock_fd);
 
+	/* The file under a loop device first: every name, one lock. */
+	if (!err)
+		err = fsio_lock_backing(dev, how);
 	if (err)
 		return err;
 	/* A second ext4dev waits its turn rather than failing. */
@@ -189,9 +192,12 @@ errcode_t fsio_check_unused(struct fsio_dev *dev)
 		return err;
 	if (mount_flags & EXT2_MF_MOUNTED)
 		return EXT4DEV_ERR_MOUNTED;
-	if (mount_flags & (EXT2_MF_BUSY | EXT2_MF_SWAP))
+	if (mount_flags & EXT2_MF_SWAP)
 		return EXT4DEV_ERR_BUSY;
-	return 0;
+	if (mount_flags & EXT2_MF_BUSY)
+		return fsio_explain_busy(dev);
+	/* The name the user typed is free; every other name must be too. */
+	return fsio_claim_aliases(dev);
 }
 
 /* Everything that makes a superblock change unsafe, after the open. */
@@ -363,6 +369,11 @@ void fsio_close(struct fsio_dev *dev)
 	if (dev->lock_fd >= 0)
 		close(dev->lock_fd);
 	dev->lock_fd = -1;
+	for (unsigned int i = 0; i < dev->nclaims; i++)
+		close(dev->claims[i]);
+	free(dev->claims);
+	dev->claims = NULL;
+	dev->nclaims = 0;
 	fsio_undo_cleanup(dev);
 }
 

@@ -12,6 +12,7 @@
  * caller can say more.
  */
 
+#include <limits.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <ext2fs/ext2fs.h>
@@ -50,6 +51,12 @@ struct fsio_dev {
 	unsigned int good_backup_bs;	/* ... and block size */
 	dgrp_t *stale;		/* groups whose backup superblock differs */
 	unsigned int nstale;
+	int *claims;		/* held until fsio_close(): other names of */
+	unsigned int nclaims;	/* the bytes (O_EXCL), the backing file */
+	char alias[NAME_MAX + 8];	/* with EXT4DEV_ERR_ALIAS_*: the */
+					/* other name, e.g. "/dev/loop1" */
+	bool mounted_elsewhere;	/* mountpoint is another namespace's */
+	char holder[NAME_MAX + 1];	/* with a busy error: e.g. "dm-0" */
 };
 
 struct fsio_write_opts {
@@ -99,8 +106,50 @@ errcode_t fsio_lock_fd(int fd, int how, const char *path,
 /* --wait's argument: whole seconds, 0 to refuse at once. */
 bool fsio_parse_wait(const char *arg, int *seconds);
 
-/* Is @path mounted or held exclusively?  Fills dev->mountpoint. */
+/*
+ * Is dev->path mounted or held, under its own name or any other name of
+ * the same bytes (fsio_claim_aliases())?  Fills dev->mountpoint, and
+ * dev->alias, dev->mounted_elsewhere and dev->holder to say why.  The
+ * other names stay claimed until fsio_close().
+ */
 errcode_t fsio_check_unused(struct fsio_dev *dev);
+
+/*
+ * Claim every other name of dev->path's bytes with an exclusive open
+ * and hold it until fsio_close(): for an image file, each loop device
+ * of that inode whose window overlaps, or those of its partitions that
+ * overlap; for a loop device (or a partition of one), the other loop
+ * devices of its backing file over the same bytes.  One that is busy
+ * is EXT4DEV_ERR_ALIAS_MOUNTED or EXT4DEV_ERR_ALIAS_BUSY (dev->alias
+ * names it).
+ */
+errcode_t fsio_claim_aliases(struct fsio_dev *dev);
+
+/*
+ * dev->path is a block device the kernel holds (EBUSY): mounted in
+ * another mount namespace (EXT4DEV_ERR_MOUNTED), held by another
+ * device (dev->holder), or a whole disk whose partition is mounted or
+ * held (EXT4DEV_ERR_ALIAS_*); EXT4DEV_ERR_BUSY when no reason is found.
+ */
+errcode_t fsio_explain_busy(struct fsio_dev *dev);
+
+/*
+ * For a loop device or a partition of one: flock() its backing file
+ * too (@how, waiting as dev->lock_wait says), so that every name of
+ * the same bytes takes the same lock.  0 with nothing to lock.
+ */
+errcode_t fsio_lock_backing(struct fsio_dev *dev, int how);
+
+/* Where block device @rdev is mounted (its mount point in @mnt). */
+enum fsio_mount_where {
+	FSIO_NOT_MOUNTED,
+	FSIO_MOUNTED_HERE,
+	FSIO_MOUNTED_ELSEWHERE,	/* in another mount namespace */
+};
+enum fsio_mount_where fsio_find_mount(dev_t rdev, char *mnt, size_t len);
+
+/* The first block device sysfs lists as holding @rdev (e.g. "dm-0"). */
+bool fsio_find_holder(dev_t rdev, char *name, size_t len);
 
 /*
  * Name the signature libblkid finds on dev->path (e.g. "vfat") in

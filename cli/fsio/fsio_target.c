@@ -52,6 +52,9 @@ errcode_t fsio_lock_target(struct fsio_dev *dev, bool create)
 		return err;
 	dev->target_created = create;
 	/* Waits like every subcommand; --wait bounds it. */
+	err = fsio_lock_backing(dev, LOCK_EX);
+	if (err)
+		return err;
 	return fsio_lock_fd(dev->lock_fd, LOCK_EX, dev->path, dev->lock_wait);
 }
 

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 
+#include "blkid_name.h"
 #include "commands.h"
 #include "e2fsck_conf.h"
 #include "exitcodes.h"
@@ -118,6 +119,8 @@ static int build(struct mkfs_run *run)
 		rc = mkfs_name(run);
 	if (rc == EXT4DEV_CONTINUE)
 		show_plan(run);
+	if (rc == EXT4DEV_CONTINUE && !run->opts->production)
+		run->blkid_rival = blkid_name_rival(run->fs->super);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_write(run);
 	if (rc == EXT4DEV_CONTINUE && write)
@@ -169,6 +172,10 @@ static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
 		rc = build(&run);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = say_done(o, &plan);
+	if (rc == EXT4DEV_EXIT_OK && !o->quiet) {
+		fflush(stdout);	/* the warning after what it follows */
+		blkid_name_warn(plan.device, run.blkid_rival);
+	}
 	mkfs_config_free(&cfg);
 	return rc;
 }

@@ -25,6 +25,7 @@ struct mkfs_run {
 	bool lazy_itable;			/* after discard's verdict */
 	bool itable_zeroed;			/* the device reads zeros */
 	bool lazy_journal;			/* journal left unzeroed */
+	const char *blkid_rival;		/* blkid_name_rival() */
 };
 
 /* mkfs_build.c: ext2fs_initialize() and the superblock fields. */
