@@ -95,6 +95,34 @@ t_part_whole_disk_refused() {
 		fail "the partition table changed: $(table_of "$disk")"
 }
 
+# A partition mounted: nothing may write into it through the whole
+# disk, dry runs included; the refusal names the partition and its
+# mount point, the table and the mounted filesystem stay as they were.
+t_part_mounted_refused() {
+	local disk cmd
+
+	disk=$(scsi_disk)
+	expect_mount ext4dev "${disk}1"
+	write_files partmounted
+	for cmd in "mkfs -F" "mkfs -n -F" mark-test "mark-test -n" \
+		mark-production "mark-production -n"; do
+		# shellcheck disable=SC2086 # options are separate words
+		expect_rc 8 ext4dev $cmd "$disk"
+		case $out in
+		*"is mounted as ${disk}1 on '$MNT'"*) note "$cmd: $out" ;;
+		*) fail "$cmd $disk: no 'is mounted as ${disk}1' in: $out" ;;
+		esac
+	done
+	# Read back from the disk, not from the page cache of the mount.
+	expect_umount
+	expect_mount ext4dev "${disk}1"
+	verify_files partmounted
+	expect_umount
+	[ "$(table_of "$disk")" = "$(cat "$STATE/table.before")" ] ||
+		fail "the partition table changed: $(table_of "$disk")"
+	expect_flag test "${disk}1"
+}
+
 # The partition's sysfs filesystem_flags agrees with show-flags.
 t_part_show_flags_sysfs() {
 	local disk
