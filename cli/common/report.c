@@ -195,16 +195,16 @@ static int report_alias(const struct fsio_dev *dev, const char *name,
 				      "first)", name, dev->alias,
 				      dev->mountpoint);
 	if (err == EXT4DEV_ERR_ALIAS_MOUNTED)
-		return report_failure("%s: is mounted as %s on '%s' (the same "
-				      "bytes under another name; unmount it "
-				      "first)", name, dev->alias,
+		return report_failure("%s: is mounted as %s on '%s' (some or "
+				      "all of its bytes under another name; "
+				      "unmount it first)", name, dev->alias,
 				      dev->mountpoint);
 	if (dev->holder[0])
-		return report_failure("%s: is held by %s through %s (the same "
-				      "bytes under another name)", name,
+		return report_failure("%s: is held by %s through %s (some or "
+				      "all of its bytes under another name)", name,
 				      dev->holder, dev->alias);
-	return report_failure("%s: is in use by another process as %s (the "
-			      "same bytes under another name)", name,
+	return report_failure("%s: is in use by another process as %s (some "
+			      "or all of its bytes under another name)", name,
 			      dev->alias);
 }
 
