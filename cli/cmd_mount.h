@@ -43,4 +43,13 @@ void mount_build_argv(const struct mount_ctl *ctl, const char *type,
  */
 bool mount_kernel_has_ext4dev(const char *filesystems, const char *aliases);
 
+/* cmd_mount_run.c: what runs once cmd_mount.c has decided. */
+
+/* The running kernel's answer (or $EXT4DEV_PROC_FILESYSTEMS's). */
+bool mount_kernel_has_type(void);
+
+/* Exec util-linux mount (mount_build_argv()); returns only on error. */
+int mount_run(const struct mount_ctl *ctl, const char *type,
+	      const char *spec);
+
 #endif
