@@ -90,10 +90,20 @@ static bool names_remount(const char *opts)
 static int add_opts(struct mount_ctl *ctl, const char *arg)
 {
 	if (ctl->nopts == EXT4DEV_MOUNT_MAX_OPTS)
-		return usage_error(report_usage(CMD, "too many -o options"));
+		return usage_error(report_usage(ctl->cmd,
+						"too many -o options"));
 	ctl->opts[ctl->nopts++] = arg;
 	ctl->remount |= names_remount(arg);
 	return -1;
+}
+
+/* Usage errors name what the user ran: "Try 'mount.ext4dev --help'". */
+static const char *cmd_name(int argc, char **argv)
+{
+	const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	base = base ? base + 1 : argc > 0 && argv[0] ? argv[0] : "";
+	return strcmp(base, "mount.ext4dev") ? CMD : "mount.ext4dev";
 }
 
 int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
@@ -107,6 +117,7 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 	int c, rc;
 
 	memset(ctl, 0, sizeof(*ctl));
+	ctl->cmd = cmd_name(argc, argv);
 	optind = 0;
 	opterr = 0;
 	/* mount(8) puts the options after SPEC and DIR: GNU permutes. */
@@ -133,12 +144,12 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 		case 'V':
 			return ext4dev_print_version();
 		default:
-			return usage_error(report_bad_option(CMD, c, argv));
+			return usage_error(report_bad_option(ctl->cmd, c, argv));
 		}
 	}
 	if (argc - optind != 2)
-		return usage_error(report_usage(CMD, "expected <spec> <dir>, "
-						"got %d arguments",
+		return usage_error(report_usage(ctl->cmd, "expected <spec> "
+						"<dir>, got %d arguments",
 						argc - optind));
 	ctl->spec = argv[optind];
 	ctl->dir = argv[optind + 1];

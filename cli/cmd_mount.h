@@ -14,6 +14,7 @@
  * mount.ext4dev SPEC DIR [-sfnrvw] [-N NS] [-o OPTIONS] [-t TYPE].
  */
 struct mount_ctl {
+	const char *cmd;	/* "mount.ext4dev" or "mount": usage errors */
 	const char *spec;
 	const char *dir;
 	char flags[8];		/* the -s -f -n -r -v -w given, as "fnv" */

@@ -84,6 +84,11 @@ check "missing device: 32" expect_rc 32 "$HELPER" "$WORK/none.img" "$MNT"
 check "no arguments: 1 (mount(8)'s usage code)" expect_rc 1 "$HELPER"
 check "one argument: 1" expect_rc 1 "$HELPER" "$WORK/f.img"
 check "unknown option: 1" expect_rc 1 "$HELPER" "$WORK/f.img" "$MNT" -x
+check "... Try the name it was called by" grep -qx \
+	"Try 'mount.ext4dev --help' for more information." "$WORK/err"
+check "ext4dev mount, unknown option: 1" expect_rc 1 "$EXT4DEV" mount "$WORK/f.img" "$MNT" -x
+check "... Try 'ext4dev mount --help'" grep -qx \
+	"Try 'ext4dev mount --help' for more information." "$WORK/err"
 check "--help: 0, the helper's synopsis" bash -c \
 	'"$0" --help | grep -q "^ mount.ext4dev <spec> <dir> \[-sfnrvw\]"' "$HELPER"
 check "ext4dev mount is the same command" expect_rc 32 "$EXT4DEV" mount "$WORK/p.img" "$MNT"

@@ -98,6 +98,25 @@ static void test_argv_plain(void **state)
 	assert_null(out[7]);
 }
 
+/* Usage errors say "Try 'mount.ext4dev --help'" when called by that name. */
+static void test_name_for_usage_errors(void **state)
+{
+	char *helper[] = { "/usr/sbin/mount.ext4dev", "s", "d", NULL };
+	char *bare[] = { "mount.ext4dev", "s", "d", NULL };
+	char *sub[] = { "mount", "s", "d", NULL };
+	char *dash[] = { "ext4dev-mount", "s", "d", NULL };
+	struct mount_ctl ctl;
+
+	assert_int_equal(mount_parse(&ctl, ARGC(helper), helper), -1);
+	assert_string_equal(ctl.cmd, "mount.ext4dev");
+	assert_int_equal(mount_parse(&ctl, ARGC(bare), bare), -1);
+	assert_string_equal(ctl.cmd, "mount.ext4dev");
+	assert_int_equal(mount_parse(&ctl, ARGC(sub), sub), -1);
+	assert_string_equal(ctl.cmd, "mount");
+	assert_int_equal(mount_parse(&ctl, ARGC(dash), dash), -1);
+	assert_string_equal(ctl.cmd, "mount");
+}
+
 static void test_kernel_type(void **state)
 {
 	assert_true(mount_kernel_has_ext4dev("nodev\tproc\n\text4\n"
@@ -125,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors_are_mount8s_1),
 		cmocka_unit_test(test_argv_for_util_linux_mount),
 		cmocka_unit_test(test_argv_plain),
+		cmocka_unit_test(test_name_for_usage_errors),
 		cmocka_unit_test(test_kernel_type),
 	};
 
