@@ -11,7 +11,9 @@
  * show-flags, and a flagged filesystem is mounted as ext4.  Either way
  * util-linux's own mount does the mounting (-i: no helper), so loop
  * devices, utab, -o options, -n, -f, -v, remount and the read-only
- * fallback are mount's, not ours.
+ * fallback are mount's, not ours; so is nofail, except for a source we
+ * could not read before mount ran, which nofail forgives as mount's own
+ * rules would.
  *
  * Between our check and the kernel's mount someone may clear the flag.
  * We keep the device's shared lock open across the exec, so ext4dev's
@@ -49,8 +51,9 @@ static int print_help(void)
 	       "<spec> as ext4 only\n"
 	       "if its test_filesystem flag is set.  <spec> is a block "
 	       "device, an image file,\n"
-	       "LABEL=, UUID=, PARTLABEL= or PARTUUID=.  Exit status: "
-	       "mount(8)'s.\n\n"
+	       "LABEL=, UUID=, PARTLABEL= or PARTUUID=.  With -o nofail "
+	       "a missing <spec> is\n"
+	       "no error, as for mount(8).  Exit status: mount(8)'s.\n\n"
 	       "Options (passed on to mount):\n"
 	       " -s                    tolerate sloppy mount options\n"
 	       " -f                    fake: do everything but the mount "
@@ -74,17 +77,33 @@ static int usage_error(int rc)
 	return EXT4DEV_MOUNT_USAGE;
 }
 
-static bool names_remount(const char *opts)
+/* One option of a comma list: up to a comma outside double quotes. */
+static size_t opt_len(const char *p)
 {
-	size_t n = strlen("remount");
+	bool quoted = false;
+	size_t n = 0;
 
-	for (const char *p = opts; p; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (!strncmp(p, "remount", n) && (!p[n] || p[n] == ','))
-			return true;
+	for (; p[n] && (quoted || p[n] != ','); n++)
+		if (p[n] == '"')
+			quoted = !quoted;
+	return n;
+}
+
+static bool opt_is(const char *p, size_t n, const char *name)
+{
+	return n == strlen(name) && !strncmp(p, name, n);
+}
+
+/* The options we act on ourselves. */
+static void scan_opts(struct mount_ctl *ctl, const char *opts)
+{
+	for (const char *p = opts; *p; ) {
+		size_t n = opt_len(p);
+
+		ctl->remount |= opt_is(p, n, "remount");
+		ctl->nofail |= opt_is(p, n, "nofail");
+		p += n + (p[n] == ',');
 	}
-	return false;
 }
 
 static int add_opts(struct mount_ctl *ctl, const char *arg)
@@ -93,7 +112,7 @@ static int add_opts(struct mount_ctl *ctl, const char *arg)
 		return usage_error(report_usage(ctl->cmd,
 						"too many -o options"));
 	ctl->opts[ctl->nopts++] = arg;
-	ctl->remount |= names_remount(arg);
+	scan_opts(ctl, arg);
 	return -1;
 }
 
@@ -156,6 +175,22 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 	return -1;
 }
 
+bool mount_nofail_forgives(errcode_t err)
+{
+	switch (err) {
+	case ENOENT:
+	case ENOTDIR:
+	case EISDIR:
+	case ENXIO:
+	case ENOMEDIUM:
+	case EXT4DEV_ERR_NO_DEVICE:
+	case EXT4DEV_ERR_NOT_BLOCK_OR_FILE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int refuse(const struct fsio_dev *dev)
 {
 	char name[EXT4DEV_NAME_MAX];
@@ -167,49 +202,35 @@ static int refuse(const struct fsio_dev *dev)
 	return EXT4DEV_MOUNT_FAILURE;
 }
 
-/* Is @dev a filesystem with the flag?  -1 if so, else the exit code. */
-static int check_flag(struct fsio_dev *dev)
+/*
+ * mount(8)'s answer for a source that could not be read: nofail
+ * forgives a missing one, and quietly, as mount(8) does; "can't find
+ * LABEL=x" is its 1.
+ */
+static int source_error(const struct mount_ctl *ctl,
+			const struct fsio_dev *dev, errcode_t err)
 {
-	errcode_t err = fsio_open_read(dev);
-
-	if (!err && ext2fs_has_feature_journal_dev(dev->fs->super))
-		err = EXT4DEV_ERR_JOURNAL_DEV;
-	if (err) {
-		report_fs_error(dev, err);
-		return EXT4DEV_MOUNT_FAILURE;
-	}
-	if (!(dev->fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS))
-		return refuse(dev);
-	return -1;
+	if (ctl->nofail && mount_nofail_forgives(err))
+		return EXT4DEV_MOUNT_OK;
+	report_fs_error(dev, err);
+	return err == EXT4DEV_ERR_NO_DEVICE ? EXT4DEV_MOUNT_USAGE :
+					      EXT4DEV_MOUNT_FAILURE;
 }
 
-/*
- * The stock-kernel path: check, then mount the device we checked (a
- * tag resolved once) as ext4, with our shared lock inherited by mount.
- */
-static int mount_checked(const struct mount_ctl *ctl)
+/* Mount @dev, checked and flagged, as ext4; our lock lasts till then. */
+static int mount_flagged(const struct mount_ctl *ctl, struct fsio_dev *dev)
 {
-	struct fsio_dev dev;
-	char *path = NULL;
-	errcode_t err = fsio_init(&dev, ctl->spec);
-	int rc = EXT4DEV_MOUNT_FAILURE, keep = -1;
-
-	if (err) {
-		report_fs_error(&dev, err);
-		goto out;
-	}
-	rc = check_flag(&dev);
-	if (rc >= 0)
-		goto out;
-	path = strdup(dev.path);
+	char *path = strdup(dev->path);
 	/* Not close-on-exec: the lock lasts until mount exits. */
-	keep = fcntl(dev.lock_fd, F_DUPFD, 3);
-	if (!path || keep < 0) {
-		rc = EXT4DEV_MOUNT_SYSERR;
-		report_failure("%s", strerror(path ? errno : ENOMEM));
-		goto out;
+	int rc, keep = path ? fcntl(dev->lock_fd, F_DUPFD, 3) : -1;
+	int err = path ? errno : ENOMEM;
+
+	fsio_release(dev);
+	if (keep < 0) {
+		report_failure("%s", strerror(err));
+		free(path);
+		return EXT4DEV_MOUNT_SYSERR;
 	}
-	fsio_release(&dev);
 	if (ctl->verbose)
 		printf("mount.ext4dev: '%s' has the test_filesystem flag; "
 		       "this kernel has no ext4dev type: mounting it as "
@@ -218,9 +239,29 @@ static int mount_checked(const struct mount_ctl *ctl)
 	close(keep);
 	free(path);
 	return rc;
-out:
+}
+
+/*
+ * The stock-kernel path: check, then mount the device we checked (a
+ * tag resolved once) as ext4.
+ */
+static int mount_checked(const struct mount_ctl *ctl)
+{
+	struct fsio_dev dev;
+	errcode_t err = fsio_init(&dev, ctl->spec);
+	int rc;
+
+	if (!err)
+		err = fsio_open_read(&dev);
+	if (!err && ext2fs_has_feature_journal_dev(dev.fs->super))
+		err = EXT4DEV_ERR_JOURNAL_DEV;
+	if (err)
+		rc = source_error(ctl, &dev, err);
+	else if (!(dev.fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS))
+		rc = refuse(&dev);
+	else
+		return mount_flagged(ctl, &dev);
 	fsio_release(&dev);
-	free(path);
 	return rc;
 }
 

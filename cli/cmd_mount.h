@@ -3,6 +3,7 @@
 #define EXT4DEV_CMD_MOUNT_H
 
 #include <stdbool.h>
+#include <et/com_err.h>
 
 /* Most -o arguments we pass on; mount(8) gives a helper one. */
 #define EXT4DEV_MOUNT_MAX_OPTS 8
@@ -23,10 +24,18 @@ struct mount_ctl {
 	int nopts;
 	bool verbose;		/* -v */
 	bool remount;		/* "remount" is among the -o options */
+	bool nofail;		/* "nofail" is among them */
 };
 
 /* Returns -1 to go on, or mount(8)'s exit code (1, or 0 after --help). */
 int mount_parse(struct mount_ctl *ctl, int argc, char **argv);
+
+/*
+ * Would mount(8) exit 0 for @err under nofail?  It does when the source
+ * is not there: no such path, no device with that tag, not a block
+ * device (a FIFO, a directory), no device or medium behind the node.
+ */
+bool mount_nofail_forgives(errcode_t err);
 
 /*
  * util-linux mount's command line for @ctl with filesystem @type and

@@ -5,10 +5,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 #include <cmocka.h>
+
+#include <ext2fs/ext2fs.h>
 
 #include "cmd_mount.h"
 #include "exitcodes.h"
+#include "ext4dev_err.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -117,6 +121,47 @@ static void test_name_for_usage_errors(void **state)
 	assert_string_equal(ctl.cmd, "mount");
 }
 
+/* nofail is a whole option, even among quoted commas. */
+static void test_nofail(void **state)
+{
+	char *fstab[] = { "mount.ext4dev", "s", "d", "-o",
+			  "rw,noatime,nofail,nosuid", NULL };
+	char *not[] = { "mount.ext4dev", "s", "d", "-o",
+			"x-nofail,nofailx,ro", NULL };
+	char *quoted[] = { "mount.ext4dev", "s", "d", "-o",
+			   "context=\"a,nofail,ro\",rw", NULL };
+	char *second[] = { "mount.ext4dev", "s", "d", "-o", "ro", "-o",
+			   "nofail", NULL };
+	struct mount_ctl ctl;
+
+	assert_int_equal(mount_parse(&ctl, ARGC(fstab), fstab), -1);
+	assert_true(ctl.nofail);
+	assert_int_equal(mount_parse(&ctl, ARGC(not), not), -1);
+	assert_false(ctl.nofail);
+	assert_int_equal(mount_parse(&ctl, ARGC(quoted), quoted), -1);
+	assert_false(ctl.nofail);
+	assert_int_equal(mount_parse(&ctl, ARGC(second), second), -1);
+	assert_true(ctl.nofail);
+}
+
+/* mount(8) exits 0 under nofail only when the source is not there. */
+static void test_nofail_forgives_a_missing_source(void **state)
+{
+	assert_true(mount_nofail_forgives(ENOENT));
+	assert_true(mount_nofail_forgives(ENOTDIR));
+	assert_true(mount_nofail_forgives(EISDIR));
+	assert_true(mount_nofail_forgives(ENXIO));
+	assert_true(mount_nofail_forgives(ENOMEDIUM));
+	assert_true(mount_nofail_forgives(EXT4DEV_ERR_NO_DEVICE));
+	assert_true(mount_nofail_forgives(EXT4DEV_ERR_NOT_BLOCK_OR_FILE));
+	assert_false(mount_nofail_forgives(0));
+	assert_false(mount_nofail_forgives(EACCES));
+	assert_false(mount_nofail_forgives(EINVAL));
+	assert_false(mount_nofail_forgives(EXT2_ET_BAD_MAGIC));
+	assert_false(mount_nofail_forgives(EXT4DEV_ERR_AMBIGUOUS));
+	assert_false(mount_nofail_forgives(EXT4DEV_ERR_TOO_SMALL));
+}
+
 static void test_kernel_type(void **state)
 {
 	assert_true(mount_kernel_has_ext4dev("nodev\tproc\n\text4\n"
@@ -145,6 +190,8 @@ int main(void)
 		cmocka_unit_test(test_argv_for_util_linux_mount),
 		cmocka_unit_test(test_argv_plain),
 		cmocka_unit_test(test_name_for_usage_errors),
+		cmocka_unit_test(test_nofail),
+		cmocka_unit_test(test_nofail_forgives_a_missing_source),
 		cmocka_unit_test(test_kernel_type),
 	};
 
