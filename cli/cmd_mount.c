@@ -20,6 +20,16 @@
  * own mark-production waits until mount has finished; tune2fs takes no
  * lock, and only the kernel series, which checks at mount time, closes
  * that window for every writer.
+ *
+ * User mounts (fstab's user, users, owner, group): libmount runs a
+ * helper with the user's uid, not root's, and passes the environment
+ * on.  So whatever we do then, the user could do by hand; we give
+ * nothing away as long as we only run the setuid mount(8) with what the
+ * user may type, and let no environment variable choose for us.  On a
+ * kernel with the type that is "mount -i --target DIR": mount(8) reads
+ * the entry again and mounts it as written.  On any other kernel nothing
+ * a user may type mounts an ext4dev entry as ext4, so we refuse, saying
+ * why (ext4dev(8), "User mounts").
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,7 +63,12 @@ static int print_help(void)
 	       "device, an image file,\n"
 	       "LABEL=, UUID=, PARTLABEL= or PARTUUID=.  With -o nofail "
 	       "a missing <spec> is\n"
-	       "no error, as for mount(8).  Exit status: mount(8)'s.\n\n"
+	       "no error, as for mount(8).  For a user (fstab's user, "
+	       "users) it runs\n"
+	       "'mount -i --target <dir>' on a kernel with the type and "
+	       "refuses on any\n"
+	       "other (ext4dev(8), \"User mounts\").  Exit status: "
+	       "mount(8)'s.\n\n"
 	       "Options (passed on to mount):\n"
 	       " -s                    tolerate sloppy mount options\n"
 	       " -f                    fake: do everything but the mount "
@@ -94,7 +109,7 @@ static bool opt_is(const char *p, size_t n, const char *name)
 	return n == strlen(name) && !strncmp(p, name, n);
 }
 
-/* The options we act on ourselves. */
+/* The options we act on ourselves; the last of ro and rw wins. */
 static void scan_opts(struct mount_ctl *ctl, const char *opts)
 {
 	for (const char *p = opts; *p; ) {
@@ -102,6 +117,8 @@ static void scan_opts(struct mount_ctl *ctl, const char *opts)
 
 		ctl->remount |= opt_is(p, n, "remount");
 		ctl->nofail |= opt_is(p, n, "nofail");
+		if (opt_is(p, n, "ro") || opt_is(p, n, "rw"))
+			ctl->ro = p[1] == 'o';
 		p += n + (p[n] == ',');
 	}
 }
@@ -147,6 +164,8 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 			if (!strchr(ctl->flags, c))
 				ctl->flags[nflags++] = (char)c;
 			ctl->verbose |= c == 'v';
+			if (c == 'r' || c == 'w')
+				ctl->ro = c == 'r';
 			break;
 		case 'N':
 			ctl->ns = optarg;
@@ -203,15 +222,34 @@ static int refuse(const struct fsio_dev *dev)
 }
 
 /*
+ * A user mount on a kernel without the type: setuid mount(8) mounts for
+ * a user only the fstab entry as written, type ext4dev included, and we
+ * run with the user's uid, so nothing here can make it ext4.  Both
+ * reasons are in the message, in a form the user can check.
+ */
+static int refuse_user(const struct mount_ctl *ctl)
+{
+	report_failure("'%s': only root can mount it: this kernel has no "
+		       "ext4dev type (see /proc/filesystems), and "
+		       "mount.ext4dev runs as uid %u, not as root, so it "
+		       "cannot mount the disk as ext4", ctl->dir,
+		       (unsigned int)getuid());
+	return EXT4DEV_MOUNT_PERM;
+}
+
+/*
  * mount(8)'s answer for a source that could not be read: nofail
  * forgives a missing one, and quietly, as mount(8) does; "can't find
- * LABEL=x" is its 1.
+ * LABEL=x" is its 1.  A user who may not read the device gets the
+ * reason no user mount works here, not EACCES.
  */
 static int source_error(const struct mount_ctl *ctl,
 			const struct fsio_dev *dev, errcode_t err)
 {
 	if (ctl->nofail && mount_nofail_forgives(err))
 		return EXT4DEV_MOUNT_OK;
+	if (ctl->user && (err == EACCES || err == EPERM))
+		return refuse_user(ctl);
 	report_fs_error(dev, err);
 	return err == EXT4DEV_ERR_NO_DEVICE ? EXT4DEV_MOUNT_USAGE :
 					      EXT4DEV_MOUNT_FAILURE;
@@ -243,7 +281,8 @@ static int mount_flagged(const struct mount_ctl *ctl, struct fsio_dev *dev)
 
 /*
  * The stock-kernel path: check, then mount the device we checked (a
- * tag resolved once) as ext4.
+ * tag resolved once) as ext4.  A user's check, with the user's rights,
+ * can only tell why even root would not mount it.
  */
 static int mount_checked(const struct mount_ctl *ctl)
 {
@@ -259,10 +298,26 @@ static int mount_checked(const struct mount_ctl *ctl)
 		rc = source_error(ctl, &dev, err);
 	else if (!(dev.fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS))
 		rc = refuse(&dev);
+	else if (ctl->user)
+		rc = refuse_user(ctl);
 	else
 		return mount_flagged(ctl, &dev);
 	fsio_release(&dev);
 	return rc;
+}
+
+/*
+ * A setuid mount.ext4dev (never meant to be one) keeps nothing of
+ * root's for a user: the real uid decides, from the first read on.
+ */
+static int drop_root(void)
+{
+	if (geteuid() != 0 || getuid() == 0)
+		return -1;
+	if (!setgid(getgid()) && !setuid(getuid()))
+		return -1;
+	report_failure("cannot give up root's rights: %s", strerror(errno));
+	return EXT4DEV_MOUNT_SYSERR;
 }
 
 int cmd_mount(int argc, char **argv, const struct ext4dev_cmd *cmd)
@@ -273,13 +328,19 @@ int cmd_mount(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	(void)cmd;
 	if (rc >= 0)
 		return rc;
-	if (mount_kernel_has_type())
-		return mount_run(&ctl, "ext4dev", ctl.spec);
+	/* What mount(8) gives a user's helper: the user's uid. */
+	ctl.user = getuid() != 0 || geteuid() != 0;
+	rc = ctl.user ? drop_root() : -1;
+	if (rc >= 0)
+		return rc;
+	if (mount_kernel_has_type(&ctl))
+		return ctl.user ? mount_run_user(&ctl) :
+				  mount_run(&ctl, "ext4dev", ctl.spec);
 	/*
 	 * A remount changes options of a mount that passed the check when
 	 * it was made; SPEC may not even be a device we can read then.
 	 */
-	if (ctl.remount)
+	if (ctl.remount && !ctl.user)
 		return mount_run(&ctl, "ext4", ctl.spec);
 	return mount_checked(&ctl);
 }

@@ -25,6 +25,8 @@ struct mount_ctl {
 	bool verbose;		/* -v */
 	bool remount;		/* "remount" is among the -o options */
 	bool nofail;		/* "nofail" is among them */
+	bool ro;		/* -r, or "ro" is the last of ro and rw */
+	bool user;		/* run with a user's rights, not root's */
 };
 
 /* Returns -1 to go on, or mount(8)'s exit code (1, or 0 after --help). */
@@ -47,6 +49,13 @@ void mount_build_argv(const struct mount_ctl *ctl, const char *type,
 		      const char *spec, char **argv);
 
 /*
+ * The same for a user: "mount -i [-FLAGS] [-N NS] --target DIR", no
+ * type, no source, no -o ("ro" becomes -r): the command line the user
+ * could type, which setuid mount(8) completes from DIR's fstab entry.
+ */
+void mount_build_user_argv(const struct mount_ctl *ctl, char **argv);
+
+/*
  * Does the running kernel know the ext4dev type?  @filesystems is
  * /proc/filesystems' text; @aliases, if not NULL, the running kernel's
  * modules.alias, for an ext4 module that is not loaded yet.
@@ -55,11 +64,14 @@ bool mount_kernel_has_ext4dev(const char *filesystems, const char *aliases);
 
 /* cmd_mount_run.c: what runs once cmd_mount.c has decided. */
 
-/* The running kernel's answer (or $EXT4DEV_PROC_FILESYSTEMS's). */
-bool mount_kernel_has_type(void);
+/* The running kernel's answer; a user's environment decides nothing. */
+bool mount_kernel_has_type(const struct mount_ctl *ctl);
 
 /* Exec util-linux mount (mount_build_argv()); returns only on error. */
 int mount_run(const struct mount_ctl *ctl, const char *type,
 	      const char *spec);
+
+/* Exec mount_build_user_argv()'s mount, found at a fixed path. */
+int mount_run_user(const struct mount_ctl *ctl);
 
 #endif

@@ -2,9 +2,12 @@
 /*
  * mount.ext4dev's second half: once cmd_mount.c has decided, build
  * util-linux mount's command line and exec it, after asking the running
- * kernel whether it has the ext4dev type.  $EXT4DEV_MOUNT and
- * $EXT4DEV_PROC_FILESYSTEMS stand in for mount and /proc/filesystems in
- * tests.
+ * kernel whether it has the ext4dev type.
+ *
+ * Root's run may be redirected by the environment ($EXT4DEV_MOUNT,
+ * $EXT4DEV_PROC_FILESYSTEMS: the tests use both).  A user's may not:
+ * for a user mount we read the kernel's own files and run the setuid
+ * mount(8) from where util-linux installs it, never one from $PATH.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +45,37 @@ void mount_build_argv(const struct mount_ctl *ctl, const char *type,
 	}
 	argv[n++] = "--";
 	argv[n++] = (char *)spec;
+	argv[n++] = (char *)ctl->dir;
+	argv[n] = NULL;
+}
+
+/*
+ * setuid mount(8) lets a user give -i, -r, -v, -s and one of source or
+ * target, nothing else, and then takes type, source and options from
+ * fstab; anything more makes it drop root's rights.  So the -o options
+ * mount(8) handed us stay behind (the entry's own come back from fstab)
+ * and only a read-only request goes on, as -r, which the user may ask
+ * for anyway.  Flags and -N go on unchanged: mount(8) judges them as it
+ * would on the user's own command line.
+ */
+void mount_build_user_argv(const struct mount_ctl *ctl, char **argv)
+{
+	static char flags[sizeof(((struct mount_ctl *)0)->flags) + 2];
+	bool add_r = ctl->ro && !strchr(ctl->flags, 'r');
+	int n = 0;
+
+	argv[n++] = "mount";
+	argv[n++] = "-i";
+	if (ctl->flags[0] || add_r) {
+		snprintf(flags, sizeof(flags), "-%s%s", ctl->flags,
+			 add_r ? "r" : "");
+		argv[n++] = flags;
+	}
+	if (ctl->ns) {
+		argv[n++] = "-N";
+		argv[n++] = (char *)ctl->ns;
+	}
+	argv[n++] = "--target";
 	argv[n++] = (char *)ctl->dir;
 	argv[n] = NULL;
 }
@@ -124,27 +158,32 @@ static bool kernel_has_ext4dev(const char *fs_path)
 	return has;
 }
 
-bool mount_kernel_has_type(void)
+bool mount_kernel_has_type(const struct mount_ctl *ctl)
 {
-	return kernel_has_ext4dev(getenv("EXT4DEV_PROC_FILESYSTEMS"));
+	return kernel_has_ext4dev(ctl->user ? NULL :
+				  getenv("EXT4DEV_PROC_FILESYSTEMS"));
 }
 
-/* $EXT4DEV_MOUNT, else mount on $PATH, else where util-linux puts it. */
-static int exec_mount(char **argv)
+/*
+ * @prog if not NULL, else mount on $PATH when @search, else (and when
+ * $PATH has none) where util-linux puts it.
+ */
+static int exec_mount(char **argv, const char *prog, bool search)
 {
-	static const char *const fallback[] = { "/usr/bin/mount",
-						"/bin/mount", NULL };
-	const char *mount = getenv("EXT4DEV_MOUNT");
+	static const char *const fixed[] = { "/usr/bin/mount", "/bin/mount",
+					     NULL };
 
 	fflush(stdout);
-	if (mount) {
-		execvp(mount, argv);
-		report_failure("cannot run mount '%s': %s", mount,
+	if (prog) {
+		execvp(prog, argv);
+		report_failure("cannot run mount '%s': %s", prog,
 			       strerror(errno));
 		return EXT4DEV_MOUNT_SYSERR;
 	}
-	execvp("mount", argv);
-	for (const char *const *p = fallback; errno == ENOENT && *p; p++)
+	errno = ENOENT;
+	if (search)
+		execvp("mount", argv);
+	for (const char *const *p = fixed; errno == ENOENT && *p; p++)
 		execv(*p, argv);
 	report_failure("cannot run mount: %s (install mount)",
 		       strerror(errno));
@@ -157,5 +196,13 @@ int mount_run(const struct mount_ctl *ctl, const char *type,
 	char *argv[EXT4DEV_MOUNT_MAX_ARGS];
 
 	mount_build_argv(ctl, type, spec, argv);
-	return exec_mount(argv);
+	return exec_mount(argv, getenv("EXT4DEV_MOUNT"), true);
+}
+
+int mount_run_user(const struct mount_ctl *ctl)
+{
+	char *argv[EXT4DEV_MOUNT_MAX_ARGS];
+
+	mount_build_user_argv(ctl, argv);
+	return exec_mount(argv, NULL, false);
 }
