@@ -11,13 +11,25 @@
  * show-flags, and a flagged filesystem is mounted as ext4.  Either way
  * util-linux's own mount does the mounting (-i: no helper), so loop
  * devices, utab, -o options, -n, -f, -v, remount and the read-only
- * fallback are mount's, not ours.
+ * fallback are mount's, not ours; so is nofail, except for a source we
+ * could not read before mount ran, which nofail forgives as mount's own
+ * rules would.
  *
  * Between our check and the kernel's mount someone may clear the flag.
  * We keep the device's shared lock open across the exec, so ext4dev's
  * own mark-production waits until mount has finished; tune2fs takes no
  * lock, and only the kernel series, which checks at mount time, closes
  * that window for every writer.
+ *
+ * User mounts (fstab's user, users, owner, group): libmount runs a
+ * helper with the user's uid, not root's, and passes the environment
+ * on.  So whatever we do then, the user could do by hand; we give
+ * nothing away as long as we only run the setuid mount(8) with what the
+ * user may type, and let no environment variable choose for us.  On a
+ * kernel with the type that is "mount -i --target DIR": mount(8) reads
+ * the entry again and mounts it as written.  On any other kernel nothing
+ * a user may type mounts an ext4dev entry as ext4, so we refuse, saying
+ * why (ext4dev(8), "User mounts").
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,7 +38,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cmd_mount.h"
@@ -50,7 +61,13 @@ static int print_help(void)
 	       "<spec> as ext4 only\n"
 	       "if its test_filesystem flag is set.  <spec> is a block "
 	       "device, an image file,\n"
-	       "LABEL=, UUID=, PARTLABEL= or PARTUUID=.  Exit status: "
+	       "LABEL=, UUID=, PARTLABEL= or PARTUUID=.  With -o nofail "
+	       "a missing <spec> is\n"
+	       "no error, as for mount(8).  For a user (fstab's user, "
+	       "users) it runs\n"
+	       "'mount -i --target <dir>' on a kernel with the type and "
+	       "refuses on any\n"
+	       "other (ext4dev(8), \"User mounts\").  Exit status: "
 	       "mount(8)'s.\n\n"
 	       "Options (passed on to mount):\n"
 	       " -s                    tolerate sloppy mount options\n"
@@ -75,26 +92,54 @@ static int usage_error(int rc)
 	return EXT4DEV_MOUNT_USAGE;
 }
 
-static bool names_remount(const char *opts)
+/* One option of a comma list: up to a comma outside double quotes. */
+static size_t opt_len(const char *p)
 {
-	size_t n = strlen("remount");
+	bool quoted = false;
+	size_t n = 0;
 
-	for (const char *p = opts; p; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (!strncmp(p, "remount", n) && (!p[n] || p[n] == ','))
-			return true;
+	for (; p[n] && (quoted || p[n] != ','); n++)
+		if (p[n] == '"')
+			quoted = !quoted;
+	return n;
+}
+
+static bool opt_is(const char *p, size_t n, const char *name)
+{
+	return n == strlen(name) && !strncmp(p, name, n);
+}
+
+/* The options we act on ourselves; the last of ro and rw wins. */
+static void scan_opts(struct mount_ctl *ctl, const char *opts)
+{
+	for (const char *p = opts; *p; ) {
+		size_t n = opt_len(p);
+
+		ctl->remount |= opt_is(p, n, "remount");
+		ctl->nofail |= opt_is(p, n, "nofail");
+		if (opt_is(p, n, "ro") || opt_is(p, n, "rw"))
+			ctl->ro = p[1] == 'o';
+		p += n + (p[n] == ',');
 	}
-	return false;
 }
 
 static int add_opts(struct mount_ctl *ctl, const char *arg)
 {
 	if (ctl->nopts == EXT4DEV_MOUNT_MAX_OPTS)
-		return usage_error(report_usage(CMD, "too many -o options"));
+		return usage_error(report_usage(ctl->cmd,
+						"too many -o options"));
 	ctl->opts[ctl->nopts++] = arg;
-	ctl->remount |= names_remount(arg);
+	scan_opts(ctl, arg);
 	return -1;
+}
+
+/* Usage errors name what the user ran: "Try 'mount.ext4dev --help'". */
+static const char *cmd_name(int argc, char **argv)
+{
+	const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	base = base ? base + 1 : argc > 0 && argv[0] ? argv[0] : "";
+	return strcmp(base, "mount.ext4dev") ? CMD : "mount.ext4dev";
 }
 
 int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
@@ -108,6 +153,7 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 	int c, rc;
 
 	memset(ctl, 0, sizeof(*ctl));
+	ctl->cmd = cmd_name(argc, argv);
 	optind = 0;
 	opterr = 0;
 	/* mount(8) puts the options after SPEC and DIR: GNU permutes. */
@@ -118,6 +164,8 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 			if (!strchr(ctl->flags, c))
 				ctl->flags[nflags++] = (char)c;
 			ctl->verbose |= c == 'v';
+			if (c == 'r' || c == 'w')
+				ctl->ro = c == 'r';
 			break;
 		case 'N':
 			ctl->ns = optarg;
@@ -134,154 +182,32 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 		case 'V':
 			return ext4dev_print_version();
 		default:
-			return usage_error(report_bad_option(CMD, c, argv));
+			return usage_error(report_bad_option(ctl->cmd, c, argv));
 		}
 	}
 	if (argc - optind != 2)
-		return usage_error(report_usage(CMD, "expected <spec> <dir>, "
-						"got %d arguments",
+		return usage_error(report_usage(ctl->cmd, "expected <spec> "
+						"<dir>, got %d arguments",
 						argc - optind));
 	ctl->spec = argv[optind];
 	ctl->dir = argv[optind + 1];
 	return -1;
 }
 
-void mount_build_argv(const struct mount_ctl *ctl, const char *type,
-		      const char *spec, char **argv)
+bool mount_nofail_forgives(errcode_t err)
 {
-	static char flags[sizeof(((struct mount_ctl *)0)->flags) + 1];
-	int n = 0;
-
-	argv[n++] = "mount";
-	argv[n++] = "-i";
-	argv[n++] = "-t";
-	argv[n++] = (char *)type;
-	if (ctl->flags[0]) {
-		snprintf(flags, sizeof(flags), "-%s", ctl->flags);
-		argv[n++] = flags;
-	}
-	if (ctl->ns) {
-		argv[n++] = "-N";
-		argv[n++] = (char *)ctl->ns;
-	}
-	for (int i = 0; i < ctl->nopts; i++) {
-		argv[n++] = "-o";
-		argv[n++] = (char *)ctl->opts[i];
-	}
-	argv[n++] = "--";
-	argv[n++] = (char *)spec;
-	argv[n++] = (char *)ctl->dir;
-	argv[n] = NULL;
-}
-
-/* Is @word a whole line, or the last field of one, in @text? */
-static bool has_line_ending(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n')) {
-		const char *start;
-		size_t len;
-
-		if (*p == '\n')
-			p++;
-		len = (size_t)(strchrnul(p, '\n') - p);
-		if (len < n)
-			continue;
-		/* p + (len - n), never end - n: a size_t offset stays >= 0. */
-		start = p + (len - n);
-		if (!strncmp(start, word, n) &&
-		    (start == p || start[-1] == ' ' || start[-1] == '\t'))
-			return true;
-	}
-	return false;
-}
-
-bool mount_kernel_has_ext4dev(const char *filesystems, const char *aliases)
-{
-	/* "\text4dev" in /proc/filesystems; "alias fs-ext4dev ext4". */
-	if (filesystems && has_line_ending(filesystems, "ext4dev"))
+	switch (err) {
+	case ENOENT:
+	case ENOTDIR:
+	case EISDIR:
+	case ENXIO:
+	case ENOMEDIUM:
+	case EXT4DEV_ERR_NO_DEVICE:
+	case EXT4DEV_ERR_NOT_BLOCK_OR_FILE:
 		return true;
-	return aliases && (strstr(aliases, "\nalias fs-ext4dev ") ||
-			   !strncmp(aliases, "alias fs-ext4dev ", 17));
-}
-
-/* A whole text file, or NULL; for /proc files, whose size says 0. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
-	char buf[8192];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	out = open_memstream(&text, &len);
-	while (out && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
-	if (out)
-		fclose(out);
-	fclose(f);
-	return text;
-}
-
-/*
- * /proc/filesystems, else the running kernel's modules.alias: a modular
- * ext4 with the series lists ext4dev only once it is loaded, and mount
- * loads it by the type's name.  $EXT4DEV_PROC_FILESYSTEMS stands in for
- * /proc/filesystems in tests.
- */
-static bool kernel_has_ext4dev(void)
-{
-	const char *fs_path = getenv("EXT4DEV_PROC_FILESYSTEMS");
-	char *fs = slurp(fs_path ? fs_path : "/proc/filesystems");
-	char *aliases = NULL, path[512];
-	struct utsname u;
-	bool has;
-
-	if (!fs_path && !uname(&u)) {
-		snprintf(path, sizeof(path), "/lib/modules/%s/modules.alias",
-			 u.release);
-		if (!fs || !mount_kernel_has_ext4dev(fs, NULL))
-			aliases = slurp(path);
+	default:
+		return false;
 	}
-	has = mount_kernel_has_ext4dev(fs, aliases);
-	free(fs);
-	free(aliases);
-	return has;
-}
-
-/* $EXT4DEV_MOUNT, else mount on $PATH, else where util-linux puts it. */
-static int exec_mount(char **argv)
-{
-	static const char *const fallback[] = { "/usr/bin/mount",
-						"/bin/mount", NULL };
-	const char *mount = getenv("EXT4DEV_MOUNT");
-
-	fflush(stdout);
-	if (mount) {
-		execvp(mount, argv);
-		report_failure("cannot run mount '%s': %s", mount,
-			       strerror(errno));
-		return EXT4DEV_MOUNT_SYSERR;
-	}
-	execvp("mount", argv);
-	for (const char *const *p = fallback; errno == ENOENT && *p; p++)
-		execv(*p, argv);
-	report_failure("cannot run mount: %s (install mount)",
-		       strerror(errno));
-	return EXT4DEV_MOUNT_SYSERR;
-}
-
-static int run_mount(const struct mount_ctl *ctl, const char *type,
-		     const char *spec)
-{
-	char *argv[EXT4DEV_MOUNT_MAX_ARGS];
-
-	mount_build_argv(ctl, type, spec, argv);
-	return exec_mount(argv);
 }
 
 static int refuse(const struct fsio_dev *dev)
@@ -295,61 +221,103 @@ static int refuse(const struct fsio_dev *dev)
 	return EXT4DEV_MOUNT_FAILURE;
 }
 
-/* Is @dev a filesystem with the flag?  -1 if so, else the exit code. */
-static int check_flag(struct fsio_dev *dev)
+/*
+ * A user mount on a kernel without the type: setuid mount(8) mounts for
+ * a user only the fstab entry as written, type ext4dev included, and we
+ * run with the user's uid, so nothing here can make it ext4.  Both
+ * reasons are in the message, in a form the user can check.
+ */
+static int refuse_user(const struct mount_ctl *ctl)
 {
-	errcode_t err = fsio_open_read(dev);
-
-	if (!err && ext2fs_has_feature_journal_dev(dev->fs->super))
-		err = EXT4DEV_ERR_JOURNAL_DEV;
-	if (err) {
-		report_fs_error(dev, err);
-		return EXT4DEV_MOUNT_FAILURE;
-	}
-	if (!(dev->fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS))
-		return refuse(dev);
-	return -1;
+	report_failure("'%s': only root can mount it: this kernel has no "
+		       "ext4dev type (see /proc/filesystems), and "
+		       "mount.ext4dev runs as uid %u, not as root, so it "
+		       "cannot mount the disk as ext4", ctl->dir,
+		       (unsigned int)getuid());
+	return EXT4DEV_MOUNT_PERM;
 }
 
 /*
- * The stock-kernel path: check, then mount the device we checked (a
- * tag resolved once) as ext4, with our shared lock inherited by mount.
+ * mount(8)'s answer for a source that could not be read: nofail
+ * forgives a missing one, and quietly, as mount(8) does; "can't find
+ * LABEL=x" is its 1.  A user who may not read the device gets the
+ * reason no user mount works here, not EACCES.
  */
-static int mount_checked(const struct mount_ctl *ctl)
+static int source_error(const struct mount_ctl *ctl,
+			const struct fsio_dev *dev, errcode_t err)
 {
-	struct fsio_dev dev;
-	char *path = NULL;
-	errcode_t err = fsio_init(&dev, ctl->spec);
-	int rc = EXT4DEV_MOUNT_FAILURE, keep = -1;
+	if (ctl->nofail && mount_nofail_forgives(err))
+		return EXT4DEV_MOUNT_OK;
+	if (ctl->user && (err == EACCES || err == EPERM))
+		return refuse_user(ctl);
+	report_fs_error(dev, err);
+	return err == EXT4DEV_ERR_NO_DEVICE ? EXT4DEV_MOUNT_USAGE :
+					      EXT4DEV_MOUNT_FAILURE;
+}
 
-	if (err) {
-		report_fs_error(&dev, err);
-		goto out;
-	}
-	rc = check_flag(&dev);
-	if (rc >= 0)
-		goto out;
-	path = strdup(dev.path);
+/* Mount @dev, checked and flagged, as ext4; our lock lasts till then. */
+static int mount_flagged(const struct mount_ctl *ctl, struct fsio_dev *dev)
+{
+	char *path = strdup(dev->path);
 	/* Not close-on-exec: the lock lasts until mount exits. */
-	keep = fcntl(dev.lock_fd, F_DUPFD, 3);
-	if (!path || keep < 0) {
-		rc = EXT4DEV_MOUNT_SYSERR;
-		report_failure("%s", strerror(path ? errno : ENOMEM));
-		goto out;
+	int rc, keep = path ? fcntl(dev->lock_fd, F_DUPFD, 3) : -1;
+	int err = path ? errno : ENOMEM;
+
+	fsio_release(dev);
+	if (keep < 0) {
+		report_failure("%s", strerror(err));
+		free(path);
+		return EXT4DEV_MOUNT_SYSERR;
 	}
-	fsio_release(&dev);
 	if (ctl->verbose)
 		printf("mount.ext4dev: '%s' has the test_filesystem flag; "
 		       "this kernel has no ext4dev type: mounting it as "
 		       "ext4\n", ctl->spec);
-	rc = run_mount(ctl, "ext4", path);
+	rc = mount_run(ctl, "ext4", path);
 	close(keep);
 	free(path);
 	return rc;
-out:
+}
+
+/*
+ * The stock-kernel path: check, then mount the device we checked (a
+ * tag resolved once) as ext4.  A user's check, with the user's rights,
+ * can only tell why even root would not mount it.
+ */
+static int mount_checked(const struct mount_ctl *ctl)
+{
+	struct fsio_dev dev;
+	errcode_t err = fsio_init(&dev, ctl->spec);
+	int rc;
+
+	if (!err)
+		err = fsio_open_read(&dev);
+	if (!err && ext2fs_has_feature_journal_dev(dev.fs->super))
+		err = EXT4DEV_ERR_JOURNAL_DEV;
+	if (err)
+		rc = source_error(ctl, &dev, err);
+	else if (!(dev.fs->super->s_flags & EXT2_FLAGS_TEST_FILESYS))
+		rc = refuse(&dev);
+	else if (ctl->user)
+		rc = refuse_user(ctl);
+	else
+		return mount_flagged(ctl, &dev);
 	fsio_release(&dev);
-	free(path);
 	return rc;
+}
+
+/*
+ * A setuid mount.ext4dev (never meant to be one) keeps nothing of
+ * root's for a user: the real uid decides, from the first read on.
+ */
+static int drop_root(void)
+{
+	if (geteuid() != 0 || getuid() == 0)
+		return -1;
+	if (!setgid(getgid()) && !setuid(getuid()))
+		return -1;
+	report_failure("cannot give up root's rights: %s", strerror(errno));
+	return EXT4DEV_MOUNT_SYSERR;
 }
 
 int cmd_mount(int argc, char **argv, const struct ext4dev_cmd *cmd)
@@ -360,13 +328,19 @@ int cmd_mount(int argc, char **argv, const struct ext4dev_cmd *cmd)
 	(void)cmd;
 	if (rc >= 0)
 		return rc;
-	if (kernel_has_ext4dev())
-		return run_mount(&ctl, "ext4dev", ctl.spec);
+	/* What mount(8) gives a user's helper: the user's uid. */
+	ctl.user = getuid() != 0 || geteuid() != 0;
+	rc = ctl.user ? drop_root() : -1;
+	if (rc >= 0)
+		return rc;
+	if (mount_kernel_has_type(&ctl))
+		return ctl.user ? mount_run_user(&ctl) :
+				  mount_run(&ctl, "ext4dev", ctl.spec);
 	/*
 	 * A remount changes options of a mount that passed the check when
 	 * it was made; SPEC may not even be a device we can read then.
 	 */
-	if (ctl.remount)
-		return run_mount(&ctl, "ext4", ctl.spec);
+	if (ctl.remount && !ctl.user)
+		return mount_run(&ctl, "ext4", ctl.spec);
 	return mount_checked(&ctl);
 }

@@ -22,6 +22,7 @@ enum ext4dev_exit {
 enum ext4dev_mount_exit {
 	EXT4DEV_MOUNT_OK = 0,
 	EXT4DEV_MOUNT_USAGE = 1,	/* incorrect invocation */
+	EXT4DEV_MOUNT_PERM = 1,		/* ... or permissions: mount(8)'s 1 */
 	EXT4DEV_MOUNT_SYSERR = 2,	/* out of memory, mount not found */
 	EXT4DEV_MOUNT_FAILURE = 32,	/* refused, or the mount failed */
 };

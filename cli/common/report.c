@@ -67,16 +67,21 @@ void vprint(const char *prefix, const char *fmt, va_list ap)
 	free(raw);
 }
 
+/*
+ * A subcommand is tried as "ext4dev CMD"; a name with a dot is a
+ * program of its own (mount.ext4dev), which is what its user typed.
+ */
 int report_usage(const char *cmd, const char *fmt, ...)
 {
+	bool own = cmd && strchr(cmd, '.');
 	va_list ap;
 
 	va_start(ap, fmt);
 	vprint("", fmt, ap);
 	va_end(ap);
 	fflush(stdout);
-	fprintf(stderr, "Try 'ext4dev%s%s --help' for more information.\n",
-		cmd ? " " : "", cmd ? cmd : "");
+	fprintf(stderr, "Try '%s%s%s --help' for more information.\n",
+		own ? "" : "ext4dev", cmd && !own ? " " : "", cmd ? cmd : "");
 	return EXT4DEV_EXIT_USAGE;
 }
 

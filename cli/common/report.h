@@ -15,7 +15,11 @@
 /* Load the libext2fs and ext4dev com_err tables; once, from main(). */
 void report_init(void);
 
-/* "ext4dev: MSG", then "Try 'ext4dev CMD --help' ..."; returns 16. */
+/*
+ * "ext4dev: MSG", then "Try 'ext4dev CMD --help' ..."; returns 16.  A
+ * @cmd with a dot is a program name of its own: "Try 'mount.ext4dev
+ * --help' ...".
+ */
 int report_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

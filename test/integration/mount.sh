@@ -84,6 +84,11 @@ check "missing device: 32" expect_rc 32 "$HELPER" "$WORK/none.img" "$MNT"
 check "no arguments: 1 (mount(8)'s usage code)" expect_rc 1 "$HELPER"
 check "one argument: 1" expect_rc 1 "$HELPER" "$WORK/f.img"
 check "unknown option: 1" expect_rc 1 "$HELPER" "$WORK/f.img" "$MNT" -x
+check "... Try the name it was called by" grep -qx \
+	"Try 'mount.ext4dev --help' for more information." "$WORK/err"
+check "ext4dev mount, unknown option: 1" expect_rc 1 "$EXT4DEV" mount "$WORK/f.img" "$MNT" -x
+check "... Try 'ext4dev mount --help'" grep -qx \
+	"Try 'ext4dev mount --help' for more information." "$WORK/err"
 check "--help: 0, the helper's synopsis" bash -c \
 	'"$0" --help | grep -q "^ mount.ext4dev <spec> <dir> \[-sfnrvw\]"' "$HELPER"
 check "ext4dev mount is the same command" expect_rc 32 "$EXT4DEV" mount "$WORK/p.img" "$MNT"
@@ -131,8 +136,38 @@ LOOPS+=("$LOOP")
 check "LABEL=: 0" expect_rc 0 "$HELPER" "LABEL=$LABEL" "$MNT"
 check "... mounted from the loop device" [ "$(findmnt -n -o SOURCE "$MNT")" = "$LOOP" ]
 umount "$MNT"
-check "unknown LABEL=: 32" expect_rc 32 "$HELPER" "LABEL=no-such-$LABEL" "$MNT"
+check "unknown LABEL=: 1 (mount(8)'s \"can't find\")" expect_rc 1 \
+	"$HELPER" "LABEL=no-such-$LABEL" "$MNT"
 losetup -d "$LOOP"
+
+# nofail forgives a source that is not there, quietly, and nothing else:
+# case by case, the helper's status and silence are mount -t ext4's.
+mkfifo "$WORK/fifo"
+mkdir "$WORK/adir"
+# as_ext4 SPEC OPTS: "$HELPER" SPEC $MNT -o OPTS answers as mount -t ext4.
+as_ext4() {
+	local want got
+	run_capture "$WORK/out" "$WORK/err4" want mount -t ext4 -o "$2" "$1" "$MNT"
+	unmounted || { echo "mount -t ext4 -o $2 $1 mounted it"; umount "$MNT"; return 1; }
+	run_capture "$WORK/out" "$WORK/err" got "$HELPER" "$1" "$MNT" -o "$2"
+	unmounted || { echo "the helper mounted $1"; umount "$MNT"; return 1; }
+	[ "$got" = "$want" ] ||
+		{ echo "exit $got, mount -t ext4's $want: $(cat "$WORK/err")"; return 1; }
+	[ -s "$WORK/err4" ] || [ ! -s "$WORK/err" ] ||
+		{ echo "mount -t ext4 is quiet, we said: $(cat "$WORK/err")"; return 1; }
+}
+for spec in "$WORK/none.img" "$WORK/none/x" "$WORK/f.orig/x" "$WORK/fifo" \
+	"$WORK/adir" "$WORK/zero.img" "LABEL=no-such-$LABEL"; do
+	check "-o nofail $spec: as mount -t ext4" as_ext4 "$spec" rw,nofail
+	check "-o rw $spec: as mount -t ext4" as_ext4 "$spec" rw
+done
+check "-o nofail, missing: 0" expect_rc 0 "$HELPER" "$WORK/none.img" "$MNT" -o nofail
+check "... nothing said" [ ! -s "$WORK/err" ]
+check "-o nofail, not a filesystem: still 32" expect_rc 32 "$HELPER" \
+	"$WORK/zero.img" "$MNT" -o nofail
+check "-o nofail, unflagged: still refused, 32" expect_rc 32 "$HELPER" \
+	"$WORK/p.img" "$MNT" -o nofail
+check "... with our line" refused_line "$WORK/p.img"
 
 # The shared lock on the device lasts until mount has finished, so
 # ext4dev mark-production cannot slip in between check and mount.
@@ -186,6 +221,14 @@ if [ -e /sbin/mount.ext4dev ]; then
 	check "... with its options" mounted noatime
 	check "... read-only" mounted ro
 	umount "$MNT"
+	check "mount -t ext4dev -o nofail, missing image: 0" expect_rc 0 \
+		mount -t ext4dev -o nofail "$WORK/none.img" "$MNT"
+	check "... quietly" [ ! -s "$WORK/err" ]
+	echo "$WORK/none.img $MNT ext4dev nofail 0 2" >"$WORK/fstab"
+	check "fstab ext4dev nofail entry, missing image: 0" expect_rc 0 \
+		mount -T "$WORK/fstab" "$MNT"
+	check "... quietly" [ ! -s "$WORK/err" ]
+	check "... not mounted" unmounted
 	check "mount -o ro -t ext4dev: read-only" expect_rc 0 mount -o ro -t ext4dev "$WORK/f.img" "$MNT"
 	check "... mounted ro" mounted ro
 	umount "$MNT"

@@ -58,6 +58,7 @@ static void test_mount_codes_are_mount8s(void **state)
 {
 	assert_int_equal(EXT4DEV_MOUNT_OK, 0);
 	assert_int_equal(EXT4DEV_MOUNT_USAGE, 1);
+	assert_int_equal(EXT4DEV_MOUNT_PERM, 1);
 	assert_int_equal(EXT4DEV_MOUNT_SYSERR, 2);
 	assert_int_equal(EXT4DEV_MOUNT_FAILURE, 32);
 }
@@ -79,7 +80,7 @@ static void test_man_page_lists_mount_codes(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "mount.ext4dev"));
 	assert_non_null(strstr(text, "0 when mounted, 1 for an incorrect "
-			       "invocation, 2 when"));
+			       "invocation or permissions, 2 when"));
 	assert_non_null(strstr(text, "32 when the mount is refused or fails"));
 }
 
