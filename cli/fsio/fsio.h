@@ -146,6 +146,7 @@ enum fsio_mount_where {
 	FSIO_MOUNTED_HERE,
 	FSIO_MOUNTED_ELSEWHERE,	/* in another mount namespace */
 };
+
 enum fsio_mount_where fsio_find_mount(dev_t rdev, char *mnt, size_t len);
 
 /* The first block device sysfs lists as holding @rdev (e.g. "dm-0"). */

@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +60,7 @@ static bool overlaps(const struct span *s, uint64_t start, uint64_t end)
 static bool sysfs_u64(const char *dir, const char *attr, uint64_t *v)
 {
 	char path[PATH_MAX];
+	unsigned long long n;
 	bool ok;
 	FILE *f;
 
@@ -68,8 +68,10 @@ static bool sysfs_u64(const char *dir, const char *attr, uint64_t *v)
 	f = fopen(path, "re");
 	if (!f)
 		return false;
-	ok = fscanf(f, "%" SCNu64, v) == 1;
+	ok = fscanf(f, "%llu", &n) == 1;
 	fclose(f);
+	if (ok)
+		*v = n;
 	return ok;
 }
 

@@ -66,7 +66,7 @@ check "fsck.ext4dev -p from the package keeps the flag" bash -c \
 	"$BIN/fsck.ext4dev" "$WORK/p.img" "$BIN/ext4dev"
 mkimg "$WORK/plain.img" 16M -t ext4
 check "mount.ext4dev from the package refuses an unflagged image: 32" bash -c \
-	'"$0" "$1" "$2" 2>"$2.err"; [ $? = 32 ] && grep -q "no test_filesystem flag" "$2.err"' \
+	'"$0" "$1" "$2" 2>"$2/mount.err"; [ $? = 32 ] && grep -q "no test_filesystem flag" "$2/mount.err"' \
 	"$BIN/mount.ext4dev" "$WORK/plain.img" "$WORK"
 if command -v man >/dev/null; then
 	for page in ext4dev mkfs.ext4dev fsck.ext4dev mount.ext4dev; do
