@@ -114,9 +114,13 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * The user's locale, as lsblk: libsmartcols prints a UTF-8 label
-	 * as it is in a UTF-8 locale and escapes it (\xHH) under C.
+	 * as it is in a UTF-8 locale and escapes it (\xHH) under C.  Only
+	 * the two categories we use, as e2fsprogs does: LC_ALL would load
+	 * a dozen more locale files on every run, and LC_NUMERIC would
+	 * make strtod() want "0,5" for mkfs -m and mke2fs.conf numbers.
 	 */
-	setlocale(LC_ALL, "");
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	report_init();
 	if (argc < 1)
 		return EXT4DEV_EXIT_USAGE;
