@@ -82,7 +82,7 @@ perm() {
 	[ "$rc" = 0 ] || { echo "exit $rc: $*: $(cat "$WORK/err")"; return 1; }
 }
 check "show-flags DEV --json" perm show-flags "$WORK/v.img" --json
-check "... is JSON" grep -q '"test_filesystem": false' "$WORK/out"
+check "... is JSON" grep -q '"test": false' "$WORK/out"
 check "show-flags DEV -c production" perm show-flags "$WORK/v.img" -c production
 check "mark-test DEV -n: nothing written" bash -c \
 	'sum=$(sha256sum <"$1"); "$0" mark-test "$1" -n | grep -q "would be set" &&
