@@ -5,6 +5,7 @@
  * the rest.  No filesystem code lives here.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -86,21 +87,51 @@ static int close_stdout(int rc)
 						     strerror(errno)));
 }
 
+/*
+ * The options before the command: -h and -V, as getopt_long() reads
+ * them (so "--bogus" is an unrecognized option, not a command); '+'
+ * stops at the command.  Returns -1 with optind at the command, or an
+ * exit code.
+ */
+static int parse_top(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return print_help();
+		case 'V':
+			return ext4dev_print_version();
+		default:
+			return report_bad_option(NULL, c, argv);
+		}
+	}
+	if (optind >= argc)
+		return report_usage(NULL, "no command given");
+	return -1;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	const char *name = command_from_argv0(argv[0]);
 	const struct ext4dev_cmd *cmd;
+	int rc;
 
 	if (!name) {
-		if (argc < 2)
-			return report_usage(NULL, "no command given");
-		name = argv[1];
-		argc--;
-		argv++;
-		if (!strcmp(name, "-h") || !strcmp(name, "--help"))
-			return print_help();
-		if (!strcmp(name, "-V") || !strcmp(name, "--version"))
-			return ext4dev_print_version();
+		rc = parse_top(argc, argv);
+		if (rc >= 0)
+			return rc;
+		argc -= optind;
+		argv += optind;
+		name = argv[0];
 	}
 	cmd = find_command(name);
 	if (!cmd)

@@ -19,6 +19,17 @@ check "-V: ours and libext2fs's" bash -c \
 check "no command: 16" expect_rc 16 "$EXT4DEV"
 check "unknown command: 16" expect_rc 16 "$EXT4DEV" frobnicate
 check "usage error says Try" grep -q "Try 'ext4dev --help'" "$WORK/err"
+# An option before the command is read as an option, in getopt's words.
+bad_top() {
+	local msg=$1
+	shift
+	expect_rc 16 "$EXT4DEV" "$@" && [ ! -s "$WORK/out" ] &&
+		[ "$(cat "$WORK/err")" = "ext4dev: $msg
+Try 'ext4dev --help' for more information." ] ||
+		{ echo "$*: $(cat "$WORK/err")"; return 1; }
+}
+check "--bogus: unrecognized option" bad_top "unrecognized option '--bogus'" --bogus
+check "-x: invalid option" bad_top "invalid option -- 'x'" -x show-flags
 full_stdout() {
 	local rc
 	set +e
