@@ -63,14 +63,35 @@ static const char *command_from_argv0(const char *argv0)
 static int print_help(void)
 {
 	printf("Usage:\n ext4dev <command> [options] <device>...\n"
+	       " ext4dev help [<command>]\n"
 	       " ext4dev -h|--help\n ext4dev -V|--version\n\n"
 	       "Manage ext4's development-filesystem flag "
 	       "(test_filesystem).\n\nCommands:\n");
 	for (const struct ext4dev_cmd *c = ext4dev_commands; c->name; c++)
 		printf(" %-16s %s\n", c->name, c->summary);
-	printf("\nRun 'ext4dev <command> --help' for a command's options.\n"
-	       "See ext4dev(8) for details.\n");
+	printf("\nRun 'ext4dev help <command>' or 'ext4dev <command> --help' "
+	       "for a command's\noptions.  See ext4dev(8) for details.\n");
 	return EXT4DEV_EXIT_OK;
+}
+
+/*
+ * "ext4dev help" is --help; "ext4dev help CMD" is "ext4dev CMD --help",
+ * as with git.  @argv[0] is "help".
+ */
+static int run_help(int argc, char **argv)
+{
+	const struct ext4dev_cmd *cmd;
+	char *args[3] = { NULL, "--help", NULL };
+
+	if (argc > 2)
+		return report_usage(NULL, "help takes one command");
+	if (argc < 2 || !strcmp(argv[1], "help"))
+		return print_help();
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return report_usage(NULL, "unknown command '%s'", argv[1]);
+	args[0] = (char *)cmd->name;
+	return cmd->fn(2, args, cmd);
 }
 
 /*
@@ -133,6 +154,8 @@ static int dispatch(int argc, char **argv)
 		argv += optind;
 		name = argv[0];
 	}
+	if (!strcmp(name, "help"))
+		return run_help(argc, argv);
 	cmd = find_command(name);
 	if (!cmd)
 		return report_usage(NULL, "unknown command '%s'", name);

@@ -30,6 +30,19 @@ Try 'ext4dev --help' for more information." ] ||
 }
 check "--bogus: unrecognized option" bad_top "unrecognized option '--bogus'" --bogus
 check "-x: invalid option" bad_top "invalid option -- 'x'" -x show-flags
+check "help CMD: unknown command" bad_top "unknown command 'frob'" help frob
+check "help CMD CMD: usage error" bad_top "help takes one command" help mkfs fsck
+# "help" is --help, "help CMD" is "CMD --help": exit 0, stdout only.
+same_help() {
+	local want=$1 rc
+	shift
+	"$EXT4DEV" $want >"$WORK/want" 2>&1
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" "$@"
+	[ "$rc" = 0 ] && [ ! -s "$WORK/err" ] && cmp -s "$WORK/want" "$WORK/out" ||
+		{ echo "$*: exit $rc, stderr '$(cat "$WORK/err")'"; return 1; }
+}
+check "help = --help" same_help --help help
+check "help help = --help" same_help --help help help
 full_stdout() {
 	local rc
 	set +e
@@ -62,6 +75,8 @@ for cmd in $COMMANDS; do
 	check "$cmd --help: usage on stdout" help_ok "$cmd" --help
 	check "$cmd -h: usage on stdout" help_ok "$cmd" -h
 	check "$cmd -h = --help" cmp -s "$WORK/help.-h" "$WORK/help.--help"
+	# shellcheck disable=SC2086 # "$cmd --help" is two words
+	check "help $cmd = $cmd --help" same_help "$cmd --help" help "$cmd"
 	if [ "$cmd" = fsck ]; then
 		# fsck passes every argument but -h/--help to e2fsck: -V is
 		# e2fsck's version (integration.fsck checks the arguments).
