@@ -170,4 +170,30 @@ fi
 check "groff -man -ww -z clean" bash -c \
 	'[ -z "$(groff -man -ww -z "$0" 2>&1)" ]' "$EXT4DEV_MAN"
 
+# The page quotes the refusal of a device node as the binary prints it,
+# rendered as text (a '"' inside a macro argument is printed as it is,
+# and the blanks of what it was to quote are lost).
+man_text() {
+	groff -man -Tutf8 -rLL=500n -rHY=0 -P-cbou "$EXT4DEV_MAN" 2>/dev/null |
+		tr -s ' \n' '  '
+}
+quotes_kind_refusal() {
+	local msg
+	msg=$("$EXT4DEV" show-flags /dev/null 2>&1 >/dev/null) || true
+	msg=${msg#ext4dev: }
+	[ "$msg" = "'/dev/null': not a block device or regular file" ] &&
+		man_text | grep -qF -- "refused at once with $msg (exit status 8)" ||
+		{ echo "man page does not read '$msg'"; return 1; }
+}
+check "man page: the device-node refusal reads as printed" quotes_kind_refusal
+# Nor anywhere else: a font macro's arguments are each "quoted" or
+# free of '"' (a literal one is \(dq); a quote after "\ " is literal.
+no_inner_quotes() {
+	local arg='("([^"]|"")*"|([^ "\\]|\\.)+)' bad
+	bad=$(grep -nE '^\.(B|I|R|BI|IB|BR|RB|IR|RI|TP|IP) .*"' "$EXT4DEV_MAN" |
+		grep -vE "^[0-9]+:\.[A-Z]+( +$arg)* *\$") || true
+	[ -z "$bad" ] || { echo "a '\"' inside an argument: $bad"; return 1; }
+}
+check "man page: no quote inside a macro argument" no_inner_quotes
+
 finish
