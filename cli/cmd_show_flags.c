@@ -20,6 +20,8 @@
 #include "version.h"
 
 #define CMD "show-flags"
+/* Room for what stderr said about a device, again in its JSON row. */
+#define SHOW_MSG_MAX 4096
 
 static int print_help(void)
 {
@@ -194,12 +196,14 @@ static void print_flags_line(const struct fsio_dev *dev)
 	printf("Filesystem flags:         %s\n", buf);
 }
 
-static int add_row(struct show_table *t, struct fsio_dev *dev)
+static int add_row(struct show_table *t, struct fsio_dev *dev,
+		   const char *msg, int rc)
 {
 	struct ext2_super_block *sb = dev->fs->super;
 	char uuid[UUID_STR_LEN], label[EXT2_LABEL_LEN + 1];
 	struct show_row row = { .device = dev->spec, .uuid = uuid,
-				.label = label, .s_flags = sb->s_flags };
+				.label = label, .s_flags = sb->s_flags,
+				.error = msg[0] ? msg : NULL, .code = rc };
 
 	uuid_unparse(sb->s_uuid, uuid);
 	snprintf(label, sizeof(label), "%.*s", EXT2_LABEL_LEN,
@@ -209,23 +213,77 @@ static int add_row(struct show_table *t, struct fsio_dev *dev)
 	row.type = dev->foreign_type;
 	if (show_table_add(t, &row))
 		return report_failure("'%s': cannot add table row", dev->spec);
-	return EXT4DEV_EXIT_OK;
+	return rc;
+}
+
+/*
+ * A device that could not be read: no table row, but a JSON one, so
+ * that every device named is in the output.  Its TYPE is what libblkid
+ * found instead of ext2/3/4, if it found a filesystem or other
+ * superblock (a partition table has no TYPE).
+ */
+static int add_failed_row(struct show_table *t, const struct fsio_dev *dev,
+			  const char *spec, const char *msg, int rc)
+{
+	bool pt = !strcmp(dev->foreign_usage, "partition table");
+	struct show_row row = { .device = spec, .unread = true,
+				.type = pt ? NULL : dev->foreign_type,
+				.error = msg, .code = rc };
+
+	if (show_table_add(t, &row))
+		return report_failure("'%s': cannot add table row", spec);
+	return rc;
 }
 
 /* Shown as dumpe2fs shows it, but scripts must hear about it. */
-static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc)
+static int warn_failure(const struct fsio_dev *dev, errcode_t err, int rc,
+			char *msg)
 {
-	char name[EXT4DEV_NAME_MAX];
+	char name[EXT4DEV_NAME_MAX], text[EXT4DEV_NAME_MAX + 128];
+	size_t used = strlen(msg);
 
 	report_dev_name(dev, true, name, sizeof(name));
-	report_warn(NULL, "%s: %s", name, error_message(err));
+	snprintf(text, sizeof(text), "%s: %s", name, error_message(err));
+	report_warn(NULL, "%s", text);
+	/* The line as printed, after "ext4dev: "; several joined by "; ". */
+	used += snprintf(msg + used, SHOW_MSG_MAX - used, "%swarning: ",
+			 used ? "; " : "");
+	if (used < SHOW_MSG_MAX)
+		report_escape(text, msg + used, SHOW_MSG_MAX - used);
 	return ext4dev_exit_worst(rc, EXT4DEV_EXIT_FAILURE);
+}
+
+/* After the open: the verdict, the line or the row, and the warnings. */
+static int show_open(const struct show_flags_ctl *ctl, struct show_table *t,
+		     struct fsio_dev *dev)
+{
+	bool jdev = ext2fs_has_feature_journal_dev(dev->fs->super);
+	bool check = ctl->check != EXT4DEV_CHECK_NONE;
+	char msg[SHOW_MSG_MAX] = "";
+	int rc = EXT4DEV_EXIT_OK;
+
+	/* It has s_flags, but no filesystem's: no verdict on it. */
+	if (jdev && check)
+		rc = report_fs_error(dev, EXT4DEV_ERR_JOURNAL_DEV);
+	else if (check)
+		rc = check_one(ctl, dev);
+	else if (!t)
+		print_flags_line(dev);
+	if (!dev->csum_ok)
+		rc = warn_failure(dev, EXT2_ET_SB_CSUM_INVALID, rc, msg);
+	if (!dev->size_ok)
+		rc = warn_failure(dev, EXT4DEV_ERR_TRUNCATED, rc, msg);
+	/* Shown as dumpe2fs shows it, and said what it is. */
+	if (jdev && !check)
+		rc = warn_failure(dev, EXT4DEV_ERR_JOURNAL_DEV, rc, msg);
+	return t ? add_row(t, dev, msg, rc) : rc;
 }
 
 static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 		    const char *spec)
 {
 	struct fsio_lock_wait wait = { ctl->wait_secs, report_lock_notice };
+	char msg[SHOW_MSG_MAX] = "";
 	struct fsio_dev dev;
 	errcode_t err;
 	int rc;
@@ -234,31 +292,13 @@ static int show_one(const struct show_flags_ctl *ctl, struct show_table *t,
 	dev.lock_wait = &wait;
 	if (!err)
 		err = fsio_open_read(&dev);
-	if (err) {
-		rc = report_fs_error(&dev, err);
-		goto out;
-	}
-	/* It has s_flags, but no filesystem's: no verdict on it. */
-	if (ext2fs_has_feature_journal_dev(dev.fs->super) &&
-	    ctl->check != EXT4DEV_CHECK_NONE) {
-		rc = report_fs_error(&dev, EXT4DEV_ERR_JOURNAL_DEV);
-	} else if (ctl->check != EXT4DEV_CHECK_NONE) {
-		rc = check_one(ctl, &dev);
-	} else if (t) {
-		rc = add_row(t, &dev);
+	if (!err) {
+		rc = show_open(ctl, t, &dev);
 	} else {
-		print_flags_line(&dev);
-		rc = EXT4DEV_EXIT_OK;
+		rc = report_fs_error_msg(&dev, err, msg, sizeof(msg));
+		if (t)
+			rc = add_failed_row(t, &dev, spec, msg, rc);
 	}
-	if (!dev.csum_ok)
-		rc = warn_failure(&dev, EXT2_ET_SB_CSUM_INVALID, rc);
-	if (!dev.size_ok)
-		rc = warn_failure(&dev, EXT4DEV_ERR_TRUNCATED, rc);
-	/* Shown as dumpe2fs shows it, and said what it is. */
-	if (ext2fs_has_feature_journal_dev(dev.fs->super) &&
-	    ctl->check == EXT4DEV_CHECK_NONE)
-		rc = warn_failure(&dev, EXT4DEV_ERR_JOURNAL_DEV, rc);
-out:
 	fsio_release(&dev);
 	return rc;
 }

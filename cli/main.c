@@ -5,6 +5,7 @@
  * the rest.  No filesystem code lives here.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,14 +63,35 @@ static const char *command_from_argv0(const char *argv0)
 static int print_help(void)
 {
 	printf("Usage:\n ext4dev <command> [options] <device>...\n"
+	       " ext4dev help [<command>]\n"
 	       " ext4dev -h|--help\n ext4dev -V|--version\n\n"
 	       "Manage ext4's development-filesystem flag "
 	       "(test_filesystem).\n\nCommands:\n");
 	for (const struct ext4dev_cmd *c = ext4dev_commands; c->name; c++)
 		printf(" %-16s %s\n", c->name, c->summary);
-	printf("\nRun 'ext4dev <command> --help' for a command's options.\n"
-	       "See ext4dev(8) for details.\n");
+	printf("\nRun 'ext4dev help <command>' or 'ext4dev <command> --help' "
+	       "for a command's\noptions.  See ext4dev(8) for details.\n");
 	return EXT4DEV_EXIT_OK;
+}
+
+/*
+ * "ext4dev help" is --help; "ext4dev help CMD" is "ext4dev CMD --help",
+ * as with git.  @argv[0] is "help".
+ */
+static int run_help(int argc, char **argv)
+{
+	const struct ext4dev_cmd *cmd;
+	char *args[3] = { NULL, "--help", NULL };
+
+	if (argc > 2)
+		return report_usage(NULL, "help takes one command");
+	if (argc < 2 || !strcmp(argv[1], "help"))
+		return print_help();
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return report_usage(NULL, "unknown command '%s'", argv[1]);
+	args[0] = (char *)cmd->name;
+	return cmd->fn(2, args, cmd);
 }
 
 /*
@@ -86,22 +108,54 @@ static int close_stdout(int rc)
 						     strerror(errno)));
 }
 
+/*
+ * The options before the command: -h and -V, as getopt_long() reads
+ * them (so "--bogus" is an unrecognized option, not a command); '+'
+ * stops at the command.  Returns -1 with optind at the command, or an
+ * exit code.
+ */
+static int parse_top(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return print_help();
+		case 'V':
+			return ext4dev_print_version();
+		default:
+			return report_bad_option(NULL, c, argv);
+		}
+	}
+	if (optind >= argc)
+		return report_usage(NULL, "no command given");
+	return -1;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	const char *name = command_from_argv0(argv[0]);
 	const struct ext4dev_cmd *cmd;
+	int rc;
 
 	if (!name) {
-		if (argc < 2)
-			return report_usage(NULL, "no command given");
-		name = argv[1];
-		argc--;
-		argv++;
-		if (!strcmp(name, "-h") || !strcmp(name, "--help"))
-			return print_help();
-		if (!strcmp(name, "-V") || !strcmp(name, "--version"))
-			return ext4dev_print_version();
+		rc = parse_top(argc, argv);
+		if (rc >= 0)
+			return rc;
+		argc -= optind;
+		argv += optind;
+		name = argv[0];
 	}
+	if (!strcmp(name, "help"))
+		return run_help(argc, argv);
 	cmd = find_command(name);
 	if (!cmd)
 		return report_usage(NULL, "unknown command '%s'", name);
@@ -114,9 +168,13 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * The user's locale, as lsblk: libsmartcols prints a UTF-8 label
-	 * as it is in a UTF-8 locale and escapes it (\xHH) under C.
+	 * as it is in a UTF-8 locale and escapes it (\xHH) under C.  Only
+	 * the two categories we use, as e2fsprogs does: LC_ALL would load
+	 * a dozen more locale files on every run, and LC_NUMERIC would
+	 * make strtod() want "0,5" for mkfs -m and mke2fs.conf numbers.
 	 */
-	setlocale(LC_ALL, "");
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	report_init();
 	if (argc < 1)
 		return EXT4DEV_EXIT_USAGE;

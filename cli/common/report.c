@@ -42,6 +42,10 @@ size_t report_escape(const char *in, char *buf, size_t len)
 	return n;
 }
 
+/* Where report_fs_error_msg() wants the next line kept, or NULL. */
+static char *keep_buf;
+static size_t keep_len;
+
 /*
  * Every message goes through here: a name with a newline or an escape
  * sequence in it reaches the terminal as \x0a or \x1b, the way
@@ -63,6 +67,9 @@ void vprint(const char *prefix, const char *fmt, va_list ap)
 	fflush(stdout);
 	fprintf(stderr, "ext4dev: %s%s\n", prefix,
 		raw && esc ? esc : "(out of memory)");
+	if (keep_buf)
+		snprintf(keep_buf, keep_len, "%s%s", prefix,
+			 raw && esc ? esc : "(out of memory)");
 	free(esc);
 	free(raw);
 }
@@ -258,6 +265,20 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 				      name, report_article(what), what);
 	}
 	return report_failure("%s: %s", name, error_message(err));
+}
+
+int report_fs_error_msg(const struct fsio_dev *dev, errcode_t err,
+			char *msg, size_t len)
+{
+	int rc;
+
+	if (len)
+		msg[0] = '\0';
+	keep_buf = len ? msg : NULL;
+	keep_len = len;
+	rc = report_fs_error(dev, err);
+	keep_buf = NULL;
+	return rc;
 }
 
 void report_lock_notice(const char *path, int seconds)

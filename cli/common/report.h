@@ -39,6 +39,14 @@ int report_failure(const char *fmt, ...)
  */
 int report_fs_error(const struct fsio_dev *dev, errcode_t err);
 
+/*
+ * report_fs_error(), and the line it printed, without "ext4dev: " and
+ * with control characters escaped, in @msg (show-flags --json says it
+ * again in its output).
+ */
+int report_fs_error_msg(const struct fsio_dev *dev, errcode_t err,
+			char *msg, size_t len);
+
 /* Longest name report_dev_name() gives (longer ones are cut). */
 #define EXT4DEV_NAME_MAX 1024
 

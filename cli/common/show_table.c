@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The table and JSON forms of show-flags, through libsmartcols so they
- * look and parse like lsblk's and findmnt's.
+ * The table and JSON forms of show-flags.  The table goes through
+ * libsmartcols so that it looks like lsblk's and findmnt's; the JSON is
+ * written here, in libsmartcols's layout, because it needs what
+ * libsmartcols cannot write: null for what a failed device could not
+ * tell, an array of flag names and an "error" object.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,33 +24,33 @@ struct col_info {
 	const char *name;
 	double width_hint;
 	int scols_flags;
-	int json_type;
 	const char *help;
 };
 
 static const struct col_info col_infos[COL_COUNT] = {
-	[COL_DEVICE] = { "DEVICE", 0.2, 0, SCOLS_JSON_STRING,
-			 "device or image as named" },
-	[COL_TYPE] = { "TYPE", 0.1, 0, SCOLS_JSON_STRING,
+	[COL_DEVICE] = { "DEVICE", 0.2, 0, "device or image as named" },
+	[COL_TYPE] = { "TYPE", 0.1, 0,
 		       "filesystem type as libblkid reports it" },
-	[COL_FLAGS] = { "FLAGS", 0.4, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
+	[COL_FLAGS] = { "FLAGS", 0.4, SCOLS_FL_TRUNC,
 			"superblock flags, as dumpe2fs names them" },
-	[COL_TEST] = { "TEST", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
+	[COL_TEST] = { "TEST", 0.05, SCOLS_FL_RIGHT,
 		       "test_filesystem flag set (yes/no)" },
-	[COL_UUID] = { "UUID", 36, 0, SCOLS_JSON_STRING,
-		       "filesystem UUID" },
-	[COL_LABEL] = { "LABEL", 0.1, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
-			"filesystem label" },
+	[COL_UUID] = { "UUID", 36, 0, "filesystem UUID" },
+	[COL_LABEL] = { "LABEL", 0.1, SCOLS_FL_TRUNC, "filesystem label" },
 };
 
 #define DEFAULT_COLUMNS "DEVICE,TYPE,FLAGS,TEST"
 #define MAX_COLUMNS 16
 
 struct show_table {
-	struct libscols_table *tb;
+	struct libscols_table *tb;	/* the table; NULL for JSON */
 	enum col_id cols[MAX_COLUMNS];
 	int ncols;
 	bool json;
+	FILE *rows;			/* JSON: the rows so far, in @buf */
+	char *buf;
+	size_t len;
+	int nrows;
 };
 
 static int col_by_name(const char *name, size_t len)
@@ -82,7 +85,6 @@ int show_table_cell(const char *column, const struct show_row *row,
 	case COL_FLAGS:
 		return flags_cell(row->s_flags, buf, len);
 	case COL_TEST:
-		/* libsmartcols writes JSON false for a cell that reads "no". */
 		return snprintf(buf, len, "%s", test ? "yes" : "no");
 	case COL_UUID:
 		return snprintf(buf, len, "%s", row->uuid ? row->uuid : "");
@@ -114,33 +116,26 @@ static int parse_columns(struct show_table *t, const char *list,
 	return t->ncols ? 0 : -1;
 }
 
-/* JSON readers get the flag under its own name, whatever -o said. */
-static void ensure_test_column(struct show_table *t)
-{
-	for (int i = 0; i < t->ncols; i++)
-		if (t->cols[i] == COL_TEST)
-			return;
-	if (t->ncols < MAX_COLUMNS)
-		t->cols[t->ncols++] = COL_TEST;
-}
-
 static int add_columns(struct show_table *t)
 {
 	for (int i = 0; i < t->ncols; i++) {
 		const struct col_info *ci = &col_infos[t->cols[i]];
-		/* The JSON key is the header in lower case. */
-		const char *header = t->json && t->cols[i] == COL_TEST ?
-				     "test_filesystem" : ci->name;
-		struct libscols_column *cl;
 
-		cl = scols_table_new_column(t->tb, header, ci->width_hint,
-					    ci->scols_flags);
-		if (!cl)
+		if (!scols_table_new_column(t->tb, ci->name, ci->width_hint,
+					    ci->scols_flags))
 			return -1;
-		if (t->json)
-			scols_column_set_json_type(cl, ci->json_type);
 	}
 	return 0;
+}
+
+static int new_scols_table(struct show_table *t, bool raw, bool noheadings)
+{
+	t->tb = scols_new_table();
+	if (!t->tb)
+		return -1;
+	scols_table_enable_raw(t->tb, raw);
+	scols_table_enable_noheadings(t->tb, noheadings);
+	return add_columns(t);
 }
 
 struct show_table *show_table_new(const char *columns,
@@ -160,17 +155,13 @@ struct show_table *show_table_new(const char *columns,
 	}
 	if (parse_columns(t, columns ? columns : DEFAULT_COLUMNS, bad))
 		goto fail;
-	if (t->json)
-		ensure_test_column(t);
-	t->tb = scols_new_table();
-	if (!t->tb)
+	if (t->json) {
+		t->rows = open_memstream(&t->buf, &t->len);
+		if (!t->rows)
+			goto fail;
+	} else if (new_scols_table(t, style == SHOW_TABLE_RAW, noheadings)) {
 		goto fail;
-	scols_table_enable_json(t->tb, t->json);
-	scols_table_set_name(t->tb, "filesystems");
-	scols_table_enable_raw(t->tb, style == SHOW_TABLE_RAW);
-	scols_table_enable_noheadings(t->tb, noheadings);
-	if (add_columns(t))
-		goto fail;
+	}
 	return t;
 fail:
 	show_table_free(t);
@@ -195,38 +186,140 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-/*
- * JSON is UTF-8: a byte that starts no valid sequence becomes the four
- * characters \xHH (libsmartcols then writes the backslash as \\), as
- * our messages write control bytes.  Truncates to fit @len.
- */
-void show_table_utf8(const char *in, char *out, size_t len)
+static void json_ascii(FILE *f, unsigned char c)
 {
-	const unsigned char *s = (const unsigned char *)in;
-	size_t n = 0;
+	if (c == '"' || c == '\\')
+		fprintf(f, "\\%c", c);
+	else if (c == '\n')
+		fputs("\\n", f);
+	else if (c == '\t')
+		fputs("\\t", f);
+	else if (c < 0x20 || c == 0x7f)
+		fprintf(f, "\\u%04x", c);
+	else
+		fputc(c, f);
+}
 
-	while (*s && n + 1 < len) {
-		int k = utf8_len(s);
+/*
+ * A byte that starts no valid UTF-8 sequence is written as the four
+ * characters \xHH (the backslash escaped, as JSON wants), the way our
+ * messages write control bytes.  Nothing is cut, however long.
+ */
+void show_table_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
 
-		if (k && n + k < len) {
-			memcpy(out + n, s, k);
-			n += k;
-			s += k;
-		} else if (!k && n + 4 < len) {
-			snprintf(out + n, len - n, "\\x%02x", *s++);
-			n += 4;
-		} else {
-			break;
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *p; p += n ? n : 1) {
+		n = utf8_len(p);
+		if (!n)
+			fprintf(f, "\\\\x%02x", *p);
+		else if (n == 1)
+			json_ascii(f, *p);
+		else
+			fwrite(p, 1, (size_t)n, f);
+	}
+	fputc('"', f);
+}
+
+/* The flag names as an array: [] for none, never "(none)". */
+static void json_flags(FILE *f, uint32_t s_flags)
+{
+	char buf[EXT4DEV_FLAGS_BUFSZ], *save = NULL, *word;
+	const char *sep = "";
+
+	fputc('[', f);
+	if (s_flags) {
+		flags_format(s_flags, buf, sizeof(buf));
+		for (word = strtok_r(buf, " ", &save); word;
+		     word = strtok_r(NULL, " ", &save)) {
+			fputs(sep, f);
+			show_table_json_string(f, word);
+			sep = ", ";
 		}
 	}
-	out[n] = '\0';
+	fputc(']', f);
+}
+
+static void json_value(FILE *f, enum col_id col, const struct show_row *row)
+{
+	bool test = row->s_flags & EXT2_FLAGS_TEST_FILESYS;
+
+	if (row->unread && col != COL_DEVICE && col != COL_TYPE) {
+		fputs("null", f);
+		return;
+	}
+	switch (col) {
+	case COL_DEVICE:
+		show_table_json_string(f, row->device);
+		break;
+	case COL_TYPE:
+		show_table_json_string(f, row->type && row->type[0] ?
+				       row->type : NULL);
+		break;
+	case COL_FLAGS:
+		json_flags(f, row->s_flags);
+		break;
+	case COL_TEST:
+		fputs(test ? "true" : "false", f);
+		break;
+	case COL_UUID:
+		show_table_json_string(f, row->uuid ? row->uuid : "");
+		break;
+	case COL_LABEL:
+		show_table_json_string(f, row->label ? row->label : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* lsblk's keys: the column name in lower case. */
+static void json_key(FILE *f, const char *name)
+{
+	fputs("         \"", f);
+	for (; *name; name++)
+		fputc(*name >= 'A' && *name <= 'Z' ? *name - 'A' + 'a' : *name,
+		      f);
+	fputs("\": ", f);
+}
+
+/* One object of the "filesystems" array, laid out as libsmartcols. */
+static int json_row(struct show_table *t, const struct show_row *row)
+{
+	FILE *f = t->rows;
+
+	fputs(t->nrows++ ? ",{\n" : "      {\n", f);
+	for (int i = 0; i < t->ncols; i++) {
+		json_key(f, col_infos[t->cols[i]].name);
+		json_value(f, t->cols[i], row);
+		fputs(i + 1 < t->ncols || row->error ? ",\n" : "\n", f);
+	}
+	if (row->error) {
+		json_key(f, "error");
+		fputs("{\"message\": ", f);
+		show_table_json_string(f, row->error);
+		fprintf(f, ", \"code\": %d}\n", row->code);
+	}
+	fputs("      }", f);
+	return ferror(f) ? -1 : 0;
 }
 
 int show_table_add(struct show_table *t, const struct show_row *row)
 {
-	struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
-	char buf[EXT4DEV_FLAGS_BUFSZ], safe[EXT4DEV_FLAGS_BUFSZ * 4];
+	struct libscols_line *ln;
+	char buf[EXT4DEV_FLAGS_BUFSZ];
 
+	if (t->json)
+		return json_row(t, row);
+	if (row->unread)
+		return 0;
+	ln = scols_table_new_line(t->tb, NULL);
 	if (!ln)
 		return -1;
 	for (int i = 0; i < t->ncols; i++) {
@@ -234,9 +327,7 @@ int show_table_add(struct show_table *t, const struct show_row *row)
 
 		if (show_table_cell(name, row, buf, sizeof(buf)) < 0)
 			return -1;
-		if (t->json)
-			show_table_utf8(buf, safe, sizeof(safe));
-		if (scols_line_set_data(ln, i, t->json ? safe : buf))
+		if (scols_line_set_data(ln, i, buf))
 			return -1;
 	}
 	return 0;
@@ -244,7 +335,18 @@ int show_table_add(struct show_table *t, const struct show_row *row)
 
 int show_table_print(struct show_table *t)
 {
-	return scols_print_table(t->tb);
+	if (!t->json)
+		return scols_print_table(t->tb);
+	if (fflush(t->rows) || ferror(t->rows))
+		return -1;
+	fputs("{\n   \"filesystems\": [", stdout);
+	if (t->nrows) {
+		putchar('\n');
+		fwrite(t->buf, 1, t->len, stdout);
+		fputs("\n   ", stdout);
+	}
+	fputs("]\n}\n", stdout);
+	return 0;
 }
 
 void show_table_free(struct show_table *t)
@@ -252,6 +354,9 @@ void show_table_free(struct show_table *t)
 	if (!t)
 		return;
 	scols_unref_table(t->tb);
+	if (t->rows)
+		fclose(t->rows);
+	free(t->buf);
 	free(t);
 }
 

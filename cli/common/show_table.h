@@ -5,14 +5,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* What show-flags learned about one device: one table row. */
 struct show_row {
 	const char *device;	/* as the user named it */
-	const char *type;	/* libblkid's TYPE, "" if it named none */
+	const char *type;	/* libblkid's TYPE; "" or NULL: none */
 	const char *uuid;
 	const char *label;
 	uint32_t s_flags;
+	/*
+	 * No superblock was read: uuid, label and s_flags mean nothing.
+	 * The table leaves such a row out (stderr said why); JSON keeps
+	 * it, with null for what is unknown, so every device is there.
+	 */
+	bool unread;
+	const char *error;	/* what stderr said (no "ext4dev: "), or NULL */
+	int code;		/* the exit code that goes with @error */
 };
 
 struct show_table;
@@ -35,7 +44,7 @@ int show_table_add(struct show_table *t, const struct show_row *row);
 int show_table_print(struct show_table *t);
 void show_table_free(struct show_table *t);
 
-/* One cell's text as the table holds it (TEST: yes/no, JSON booleans). */
+/* One cell's text as the table holds it (TEST: yes/no). */
 int show_table_cell(const char *column, const struct show_row *row,
 		    char *buf, size_t len);
 
@@ -43,9 +52,9 @@ int show_table_cell(const char *column, const struct show_row *row,
 void show_table_list_columns(void);
 
 /*
- * @in with every byte that is not part of valid UTF-8 written as the
- * four characters \\xHH, for JSON.
+ * @s as a JSON string, or null when NULL.  JSON is UTF-8: a byte that
+ * starts no valid sequence becomes the four characters \\xHH.
  */
-void show_table_utf8(const char *in, char *out, size_t len);
+void show_table_json_string(FILE *f, const char *s);
 
 #endif

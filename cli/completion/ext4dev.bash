@@ -84,13 +84,21 @@ _ext4dev()
 	mkfs.ext4dev) cmd=mkfs; first=1 ;;
 	mount.ext4dev) cmd=mount; first=1 ;;
 	*)
+		local cmds
+		cmds=$("$bin" --help 2>/dev/null |
+			sed -n '/^Commands:/,/^$/ s/^ \([a-z][a-z-]*\) .*/\1/p')
 		if [ "$COMP_CWORD" -le 1 ]; then
-			_ext4dev_reply "$cur" "$("$bin" --help 2>/dev/null |
-				sed -n '/^Commands:/,/^$/ s/^ \([a-z][a-z-]*\) .*/\1/p')
--h --help -V --version"
+			_ext4dev_reply "$cur" "$cmds
+help -h --help -V --version"
 			return 0
 		fi
 		cmd=${COMP_WORDS[1]}
+		# "ext4dev help <command>": one command name, then nothing.
+		if [ "$cmd" = help ]; then
+			COMPREPLY=()
+			[ "$COMP_CWORD" -eq 2 ] && _ext4dev_reply "$cur" "$cmds"
+			return 0
+		fi
 		first=2
 		;;
 	esac

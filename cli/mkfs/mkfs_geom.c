@@ -8,9 +8,11 @@
  * before the block size, whether 2^32 blocks fit.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <e2p/e2p.h>
 
@@ -68,13 +70,36 @@ void mkfs_plan_init(struct mkfs_plan *plan, const struct mkfs_opts *o)
 			(__u32)(mkfs_log2((unsigned int)o->blocksize) - 10);
 }
 
+/*
+ * Is @path a symbolic link to nothing?  stat() says ENOENT for one, and
+ * the image file is created O_EXCL, which does not follow it: "File
+ * exists".  mke2fs creates the link's target; we make no file at a
+ * path the user did not name, and say so.  Fills @target.
+ */
+static bool dangling_link(const char *path, char *target, size_t len)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
+		return false;
+	n = readlink(path, target, len - 1);
+	target[n > 0 ? n : 0] = '\0';
+	return true;
+}
+
 int mkfs_probe_device(const struct mkfs_opts *o, const struct fsio_dev *dev,
 		      struct mkfs_plan *plan)
 {
 	int bs = plan->blocksize > 0 ? plan->blocksize : EXT2_MIN_BLOCK_SIZE;
 	struct fsio_target t;
 	errcode_t err = fsio_stat_target(dev, (unsigned int)bs, &t);
+	char target[PATH_MAX];
 
+	if (err == ENOENT && dangling_link(dev->path, target, sizeof(target)))
+		return report_failure("'%s': is a dangling symbolic link to "
+				      "'%s' (refusing to create its target)",
+				      plan->device, target);
 	if (err == ENOENT && o->size_arg)
 		return EXT4DEV_CONTINUE;	/* an image file to create */
 	if (err)

@@ -19,6 +19,30 @@ check "-V: ours and libext2fs's" bash -c \
 check "no command: 16" expect_rc 16 "$EXT4DEV"
 check "unknown command: 16" expect_rc 16 "$EXT4DEV" frobnicate
 check "usage error says Try" grep -q "Try 'ext4dev --help'" "$WORK/err"
+# An option before the command is read as an option, in getopt's words.
+bad_top() {
+	local msg=$1
+	shift
+	expect_rc 16 "$EXT4DEV" "$@" && [ ! -s "$WORK/out" ] &&
+		[ "$(cat "$WORK/err")" = "ext4dev: $msg
+Try 'ext4dev --help' for more information." ] ||
+		{ echo "$*: $(cat "$WORK/err")"; return 1; }
+}
+check "--bogus: unrecognized option" bad_top "unrecognized option '--bogus'" --bogus
+check "-x: invalid option" bad_top "invalid option -- 'x'" -x show-flags
+check "help CMD: unknown command" bad_top "unknown command 'frob'" help frob
+check "help CMD CMD: usage error" bad_top "help takes one command" help mkfs fsck
+# "help" is --help, "help CMD" is "CMD --help": exit 0, stdout only.
+same_help() {
+	local want=$1 rc
+	shift
+	"$EXT4DEV" $want >"$WORK/want" 2>&1
+	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" "$@"
+	[ "$rc" = 0 ] && [ ! -s "$WORK/err" ] && cmp -s "$WORK/want" "$WORK/out" ||
+		{ echo "$*: exit $rc, stderr '$(cat "$WORK/err")'"; return 1; }
+}
+check "help = --help" same_help --help help
+check "help help = --help" same_help --help help help
 full_stdout() {
 	local rc
 	set +e
@@ -51,6 +75,8 @@ for cmd in $COMMANDS; do
 	check "$cmd --help: usage on stdout" help_ok "$cmd" --help
 	check "$cmd -h: usage on stdout" help_ok "$cmd" -h
 	check "$cmd -h = --help" cmp -s "$WORK/help.-h" "$WORK/help.--help"
+	# shellcheck disable=SC2086 # "$cmd --help" is two words
+	check "help $cmd = $cmd --help" same_help "$cmd --help" help "$cmd"
 	if [ "$cmd" = fsck ]; then
 		# fsck passes every argument but -h/--help to e2fsck: -V is
 		# e2fsck's version (integration.fsck checks the arguments).
@@ -82,7 +108,7 @@ perm() {
 	[ "$rc" = 0 ] || { echo "exit $rc: $*: $(cat "$WORK/err")"; return 1; }
 }
 check "show-flags DEV --json" perm show-flags "$WORK/v.img" --json
-check "... is JSON" grep -q '"test_filesystem": false' "$WORK/out"
+check "... is JSON" grep -q '"test": false' "$WORK/out"
 check "show-flags DEV -c production" perm show-flags "$WORK/v.img" -c production
 check "mark-test DEV -n: nothing written" bash -c \
 	'sum=$(sha256sum <"$1"); "$0" mark-test "$1" -n | grep -q "would be set" &&
@@ -143,5 +169,31 @@ fi
 # man page lints clean.
 check "groff -man -ww -z clean" bash -c \
 	'[ -z "$(groff -man -ww -z "$0" 2>&1)" ]' "$EXT4DEV_MAN"
+
+# The page quotes the refusal of a device node as the binary prints it,
+# rendered as text (a '"' inside a macro argument is printed as it is,
+# and the blanks of what it was to quote are lost).
+man_text() {
+	groff -man -Tutf8 -rLL=500n -rHY=0 -P-cbou "$EXT4DEV_MAN" 2>/dev/null |
+		tr -s ' \n' '  '
+}
+quotes_kind_refusal() {
+	local msg
+	msg=$("$EXT4DEV" show-flags /dev/null 2>&1 >/dev/null) || true
+	msg=${msg#ext4dev: }
+	[ "$msg" = "'/dev/null': not a block device or regular file" ] &&
+		man_text | grep -qF -- "refused at once with $msg (exit status 8)" ||
+		{ echo "man page does not read '$msg'"; return 1; }
+}
+check "man page: the device-node refusal reads as printed" quotes_kind_refusal
+# Nor anywhere else: a font macro's arguments are each "quoted" or
+# free of '"' (a literal one is \(dq); a quote after "\ " is literal.
+no_inner_quotes() {
+	local arg='("([^"]|"")*"|([^ "\\]|\\.)+)' bad
+	bad=$(grep -nE '^\.(B|I|R|BI|IB|BR|RB|IR|RI|TP|IP) .*"' "$EXT4DEV_MAN" |
+		grep -vE "^[0-9]+:\.[A-Z]+( +$arg)* *\$") || true
+	[ -z "$bad" ] || { echo "a '\"' inside an argument: $bad"; return 1; }
+}
+check "man page: no quote inside a macro argument" no_inner_quotes
 
 finish

@@ -47,7 +47,11 @@ check "registered for all three names" bash -c \
 	'source "$0"; complete -p ext4dev | grep -q _ext4dev && complete -p mkfs.ext4dev | grep -q _ext4dev && complete -p mount.ext4dev | grep -q _ext4dev' \
 	"$COMPLETION"
 check "subcommands" exactly "ext4dev " show-flags mark-test mark-production mkfs fsck mount \
-	-h --help -V --version
+	help -h --help -V --version
+check "help: the commands" exactly "ext4dev help " show-flags mark-test mark-production \
+	mkfs fsck mount
+check "help m: the commands" exactly "ext4dev help m" mark-test mark-production mkfs mount
+check "help CMD: nothing more" exactly "ext4dev help mkfs "
 check "subcommand prefix" exactly "ext4dev mark-" mark-test mark-production
 check "show-flags options" has "ext4dev show-flags -" -c --check -o --output -J --json \
 	-r --raw -n --noheadings -v --verbose --wait -h --help -V --version

@@ -17,4 +17,23 @@ out=$(LC_ALL=C "$EXT4DEV" show-flags -n -o LABEL lab.img)
 [ "$(tr -d ' ' <<<"$out")" = '\xc3\xa9\xe2\x82\xacx' ] ||
 	fail "C: label printed as '$out'"
 pass
+
+# Only the categories ext4dev uses are loaded (LC_CTYPE, LC_MESSAGES, as
+# e2fsprogs): not a dozen locale files on every run, and no LC_NUMERIC
+# that would make strtod() read mkfs -m 0.5 as 0 in a "0,5" locale.
+categories() {
+	strace -f -e trace=open,openat -o "$WORK/trace" env LC_ALL="$utf8" \
+		"$EXT4DEV" show-flags lab.img >/dev/null 2>&1 || true
+	grep -o '/LC_[A-Z]*"' "$WORK/trace" | tr -d '/"' | sort -u | tr '\n' ' '
+}
+if ! command -v strace >/dev/null; then
+	echo "note: strace missing; locale categories not checked"
+elif [ -e /usr/lib/locale/locale-archive ]; then
+	echo "note: locales come from locale-archive; categories not checked"
+else
+	got=$(categories)
+	[ "$got" = "LC_CTYPE LC_MESSAGES " ] ||
+		fail "$utf8: locale categories loaded: $got"
+	pass
+fi
 finish

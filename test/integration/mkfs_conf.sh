@@ -144,6 +144,39 @@ for size in 64M 1G; do
 	done
 done
 
+# -t ext4 reads the ext4 stanza alone, ext4dev stanza or not: what
+# mke2fs -t ext4 makes from the same file.
+name=ext4dev-stanza-t-ext4
+MKE2FS_CONFIG=$WORK/ext4dev.conf mke2fs -q -F -t ext4 -E test_fs \
+	"$WORK/$name.ref" 64M >/dev/null 2>&1 || fail "$name: mke2fs failed"
+MKE2FS_CONFIG=$WORK/ext4dev.conf "$EXT4DEV" mkfs -q -t ext4 \
+	"$WORK/$name.img" 64M || fail "$name: mkfs failed"
+check_pair "$name"
+check "$name: the ext4dev stanza was not used" \
+	grep -qE '^Inode size:[[:space:]]*256$' "$WORK/img.h"
+rm -f "$WORK/$name".*
+
+# What mkfs makes with an ext4dev stanza is said alike where it is said:
+# the man page's COMMANDS entry and MKFS section (one sentence, word
+# for word), -t there, and --help.
+: "${EXT4DEV_MAN:?EXT4DEV_MAN must point at man/ext4dev.8}"
+man_section() {	# man_section FROM TO: the rendered text between them
+	groff -man -Tutf8 -rLL=2000n -rHY=0 -P-cbou "$EXT4DEV_MAN" 2>/dev/null |
+		sed -n "/$1/,/$2/p" | tr -s ' \n' '  '
+}
+stanza_rule="When the file has an [fs_types] stanza ext4dev, its settings apply after those of the ext4 stanza, as if they were written there (not with -t ext4, which reads the ext4 stanza alone)."
+check "man COMMANDS mkfs: the ext4dev stanza" bash -c \
+	'grep -qF -- "$1" <<<"$0"' "$(man_section '^ *mkfs  *Make a new' '^ *fsck ')" \
+	"$stanza_rule"
+check "man MKFS: the ext4dev stanza, the same words" bash -c \
+	'grep -qF -- "$1" <<<"$0"' "$(man_section '^MKFS$' '^FSCK$')" "$stanza_rule"
+check "man -t: ext4 alone, the default with the ext4dev stanza" bash -c \
+	'grep -qF -- "$1" <<<"$0"' "$(man_section '^ *-t fs-type' '^ *-T ')" \
+	"The default, and ext4dev, is the ext4 stanza followed by the ext4dev stanza when the file has one; ext4 is the ext4 stanza alone"
+check "--help: the ext4dev stanza" bash -c \
+	'"$0" mkfs --help | tr -s " \n" "  " | grep -qF "an [fs_types] ext4dev stanza in mke2fs.conf apply after"' \
+	"$EXT4DEV"
+
 # Without an ext4dev stanza ext4dev mkfs is mke2fs -t ext4: covered by
 # every comparison above.  With mke2fs itself, -t ext4dev needs one.
 finish

@@ -97,6 +97,24 @@ refuse 8 "No such file.*size" "$NEW" "$NEW"
 mkdir "$WORK/dir"
 refuse 8 "Is a directory" "$WORK/dir" -F "$WORK/dir" 8M
 refuse 8 "not a block device or regular file" /dev/null -F /dev/null 8M
+# A symbolic link to nothing: mke2fs creates the target, we refuse and
+# say why (it was "File exists", from the O_EXCL create); -n alike,
+# -F does not change it, and without a size it is the same answer.
+ln -s target.img "$WORK/dangling.img"
+ln -s /nonexistent/x.img "$WORK/nowhere.img"
+dangling="is a dangling symbolic link to 'target.img' \(refusing to create its target\)$"
+refuse 8 "^ext4dev: '$WORK/dangling.img': $dangling" "$WORK/target.img" \
+	"$WORK/dangling.img" 16M
+refuse 8 "$dangling" "$WORK/target.img" -n "$WORK/dangling.img" 16M
+refuse 8 "$dangling" "$WORK/target.img" -F "$WORK/dangling.img" 16M
+refuse 8 "$dangling" "$WORK/target.img" "$WORK/dangling.img"
+refuse 8 "dangling symbolic link to '/nonexistent/x.img'" \
+	"$WORK/nowhere.img" "$WORK/nowhere.img" 16M
+check "dangling link: never 'File exists'" bash -c \
+	'! "$0" mkfs "$1" 16M 2>&1 | grep -q "File exists"' "$EXT4DEV" \
+	"$WORK/dangling.img"
+check "dangling link: still a link to nothing" bash -c \
+	'[ -L "$0" ] && [ ! -e "$0" ]' "$WORK/dangling.img"
 
 # Impossible geometry: operational (8), naming the option; with -F too,
 # on an existing file and on a missing one (which must not appear).

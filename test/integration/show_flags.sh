@@ -59,11 +59,11 @@ check "--check is silent" [ -z "$("$EXT4DEV" show-flags --check test "$WORK/p.im
 check "--check -v speaks" [ "$("$EXT4DEV" show-flags -v --check test "$WORK/p.img")" = "$WORK/p.img: production filesystem" ]
 
 json_flag() {
-	"$EXT4DEV" show-flags --json -o DEVICE "$@" | python3 -c '
+	"$EXT4DEV" show-flags --json -o DEVICE,TEST "$@" | python3 -c '
 import json, sys
 for fs in json.load(sys.stdin)["filesystems"]:
-    assert isinstance(fs["test_filesystem"], bool)
-    print(fs["device"], str(fs["test_filesystem"]).lower())'
+    assert isinstance(fs["test"], bool)
+    print(fs["device"], str(fs["test"]).lower())'
 }
 check "JSON booleans" [ "$(json_flag "$WORK/t.img" "$WORK/p.img")" = "$WORK/t.img true
 $WORK/p.img false" ]

@@ -77,6 +77,42 @@ static void test_one_device_is_the_dumpe2fs_line(void **state)
 	unlink(img);
 }
 
+/*
+ * --json names every device: a missing one has its row, with null
+ * values and the stderr line as its error, and the exit status is 8.
+ */
+static void test_json_every_device(void **state)
+{
+	char img[] = "/tmp/ext4dev-unit-img.XXXXXX";
+	char *argv[] = { "show-flags", "--json", img,
+			 "/nonexistent/ext4dev-unit.img", NULL };
+	char out[4096], cmd[256], want[512];
+	int fd = mkstemp(img);
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "mke2fs -q -F -t ext4 %s 8M "
+		 ">/dev/null 2>&1", img);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(run_captured(ARGC(argv), argv, out, sizeof(out)),
+			 EXT4DEV_EXIT_FAILURE);
+	/* signed or unsigned hash: the machine's char decides. */
+	snprintf(want, sizeof(want), "\"device\": \"%s\",\n"
+		 "         \"type\": \"ext4\",\n"
+		 "         \"flags\": [\"", img);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "_directory_hash\"],\n"
+			       "         \"test\": false\n      },{\n"));
+	assert_non_null(strstr(out,
+		"         \"device\": \"/nonexistent/ext4dev-unit.img\",\n"
+		"         \"type\": null,\n"
+		"         \"flags\": null,\n"
+		"         \"test\": null,\n"
+		"         \"error\": {\"message\": \"'/nonexistent/ext4dev-"
+		"unit.img': No such file or directory\", \"code\": 8}\n"));
+	unlink(img);
+}
+
 static void test_table_options(void **state)
 {
 	char *argv[] = { "show-flags", "-r", "--noheadings",
@@ -192,6 +228,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_device_is_the_dumpe2fs_line),
+		cmocka_unit_test(test_json_every_device),
 		cmocka_unit_test(test_table_options),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_usage_errors),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* How messages name devices: escaping and LABEL=/UUID= with its device. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,12 +60,34 @@ static void test_dev_name(void **state)
 			    "UUID=1234");
 }
 
+/* The line report_fs_error_msg() prints, kept for show-flags --json. */
+static void test_fs_error_msg(void **state)
+{
+	struct fsio_dev dev;
+	char msg[128];
+
+	memset(&dev, 0, sizeof(dev));
+	dev.spec = "a\nb.img";
+	dev.path = "a\nb.img";
+	assert_int_equal(report_fs_error_msg(&dev, ENOENT, msg, sizeof(msg)),
+			 8);
+	assert_string_equal(msg, "'a\\x0ab.img': No such file or directory");
+	dev.spec = "z.img";
+	dev.path = "z.img";
+	snprintf(dev.foreign_type, sizeof(dev.foreign_type), "vfat");
+	snprintf(dev.foreign_usage, sizeof(dev.foreign_usage), "filesystem");
+	report_fs_error_msg(&dev, EXT4DEV_ERR_FOREIGN, msg, sizeof(msg));
+	assert_string_equal(msg, "'z.img': contains a vfat filesystem, not "
+			    "ext2/ext3/ext4");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_escape_never_overflows),
 		cmocka_unit_test(test_dev_name),
+		cmocka_unit_test(test_fs_error_msg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

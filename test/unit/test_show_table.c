@@ -96,17 +96,140 @@ static void test_table_builds(void **state)
 
 	assert_non_null(t);
 	assert_int_equal(show_table_add(t, &test_row), 0);
-	/* JSON: the key is the flag's own name, the value a boolean. */
+	/* JSON: lsblk's keys (the column in lower case), a boolean. */
 	assert_string_equal(printed(t),
 			    "{\n"
 			    "   \"filesystems\": [\n"
 			    "      {\n"
 			    "         \"device\": \"/dev/vdb\",\n"
-			    "         \"test_filesystem\": true\n"
+			    "         \"test\": true\n"
 			    "      }\n"
 			    "   ]\n"
 			    "}\n");
 	show_table_free(t);
+}
+
+/* -o picks the keys, as with lsblk: no column is added behind it. */
+static void test_json_only_the_columns_asked(void **state)
+{
+	const char *bad = NULL;
+	struct show_table *t = show_table_new("LABEL", SHOW_TABLE_JSON,
+					      false, &bad);
+
+	assert_non_null(t);
+	assert_int_equal(show_table_add(t, &test_row), 0);
+	assert_string_equal(printed(t),
+			    "{\n"
+			    "   \"filesystems\": [\n"
+			    "      {\n"
+			    "         \"label\": \"scratch\"\n"
+			    "      }\n"
+			    "   ]\n"
+			    "}\n");
+	show_table_free(t);
+}
+
+/* FLAGS is an array of names: [] for none, never the "(none)" cell. */
+static void test_json_flags_array(void **state)
+{
+	const char *bad = NULL;
+	struct show_row none = test_row, odd = test_row;
+	struct show_table *t = show_table_new("FLAGS", SHOW_TABLE_JSON,
+					      false, &bad);
+
+	assert_non_null(t);
+	none.s_flags = 0;
+	odd.s_flags = EXT2_FLAGS_TEST_FILESYS | 0x100;
+	assert_int_equal(show_table_add(t, &test_row), 0);
+	assert_int_equal(show_table_add(t, &none), 0);
+	assert_int_equal(show_table_add(t, &odd), 0);
+	assert_string_equal(printed(t),
+			    "{\n"
+			    "   \"filesystems\": [\n"
+			    "      {\n"
+			    "         \"flags\": [\"signed_directory_hash\", "
+			    "\"test_filesystem\"]\n"
+			    "      },{\n"
+			    "         \"flags\": []\n"
+			    "      },{\n"
+			    "         \"flags\": [\"test_filesystem\", "
+			    "\"0x00000100\"]\n"
+			    "      }\n"
+			    "   ]\n"
+			    "}\n");
+	show_table_free(t);
+}
+
+/*
+ * A device that could not be read: in JSON with null for what it could
+ * not tell and an "error" object; in the table, not at all.
+ */
+static void test_failed_row(void **state)
+{
+	const char *bad = NULL;
+	struct show_row failed = {
+		.device = "gone.img", .unread = true, .code = 8,
+		.error = "'gone.img': No such file or directory",
+	};
+	struct show_row warned = test_row;
+	struct show_table *t = show_table_new("+UUID,LABEL", SHOW_TABLE_JSON,
+					      false, &bad);
+
+	warned.error = "warning: 'x': \"quoted\"";
+	warned.code = 8;
+	assert_non_null(t);
+	assert_int_equal(show_table_add(t, &failed), 0);
+	assert_int_equal(show_table_add(t, &warned), 0);
+	assert_string_equal(printed(t),
+			    "{\n"
+			    "   \"filesystems\": [\n"
+			    "      {\n"
+			    "         \"device\": \"gone.img\",\n"
+			    "         \"type\": null,\n"
+			    "         \"flags\": null,\n"
+			    "         \"test\": null,\n"
+			    "         \"uuid\": null,\n"
+			    "         \"label\": null,\n"
+			    "         \"error\": {\"message\": \"'gone.img': No "
+			    "such file or directory\", \"code\": 8}\n"
+			    "      },{\n"
+			    "         \"device\": \"/dev/vdb\",\n"
+			    "         \"type\": \"ext4dev\",\n"
+			    "         \"flags\": [\"signed_directory_hash\", "
+			    "\"test_filesystem\"],\n"
+			    "         \"test\": true,\n"
+			    "         \"uuid\": \"0b7a4e9c-1111-2222-3333-"
+			    "444455556666\",\n"
+			    "         \"label\": \"scratch\",\n"
+			    "         \"error\": {\"message\": \"warning: 'x': "
+			    "\\\"quoted\\\"\", \"code\": 8}\n"
+			    "      }\n"
+			    "   ]\n"
+			    "}\n");
+	show_table_free(t);
+	t = show_table_new("DEVICE", SHOW_TABLE_RAW, true, &bad);
+	assert_non_null(t);
+	assert_int_equal(show_table_add(t, &failed), 0);
+	assert_int_equal(show_table_add(t, &test_row), 0);
+	assert_string_equal(printed(t), "/dev/vdb\n");
+	show_table_free(t);
+}
+
+/* JSON strings: escapes, and bytes that are not UTF-8 as \xHH. */
+static void test_json_string(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	show_table_json_string(f, "a\xff" "b\nc\"d\\e\x01\xc3\xa9");
+	fputc(' ', f);
+	show_table_json_string(f, NULL);
+	fclose(f);
+	assert_string_equal(buf, "\"a\\\\xffb\\nc\\\"d\\\\e\\u0001\xc3\xa9\" "
+			    "null");
+	free(buf);
 }
 
 static void test_raw_table_and_plus_columns(void **state)
@@ -138,6 +261,10 @@ int main(void)
 		cmocka_unit_test(test_production_row),
 		cmocka_unit_test(test_unknown_column),
 		cmocka_unit_test(test_table_builds),
+		cmocka_unit_test(test_json_only_the_columns_asked),
+		cmocka_unit_test(test_json_flags_array),
+		cmocka_unit_test(test_failed_row),
+		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_raw_table_and_plus_columns),
 	};
 

@@ -233,8 +233,8 @@ t_label_uuid() {
 	expect_flag test "$dev"
 	run ext4dev show-flags --json "UUID=$LABEL_UUID"
 	case $out in
-	*'"test_filesystem": true'*) ;;
-	*) fail "show-flags --json UUID=: no '\"test_filesystem\": true' in: $out" ;;
+	*'"test": true'*) ;;
+	*) fail "show-flags --json UUID=: no '\"test\": true' in: $out" ;;
 	esac
 	expect_mount ext4dev "$dev"
 	write_files label

@@ -178,7 +178,7 @@ t_show_flags_matches_sysfs() {
 
 	for dev in $(findmnt -rn -o SOURCE,FSTYPE | awk '$1 ~ "^/dev/vd" && $2 ~ "^ext4" {print $1}' | sort -u); do
 		json=$(ext4dev show-flags --json "$dev" |
-			sed -n 's/^ *"flags": "\(.*\)",$/\1/p' | tr ' ' '\n' | sort | xargs)
+			sed -n 's/^ *"flags": \[\(.*\)\],$/\1/p' | tr -d '",' | tr ' ' '\n' | sort | xargs)
 		sysfs=$(xargs -n1 <"/sys/fs/ext4/${dev#/dev/}/filesystem_flags" | sort | xargs)
 		echo "$dev: show-flags '$json', sysfs '$sysfs'"
 		[ "$json" = "$sysfs" ] || fail "$dev: show-flags '$json' != sysfs '$sysfs'"
