@@ -57,6 +57,24 @@ static void copy_value(blkid_probe pr, const char *name, char *buf,
 		snprintf(buf, len, "%s", value);
 }
 
+/*
+ * A probe of the descriptor we hold, when we hold one (libblkid leaves
+ * a descriptor it did not open alone), else of the path.
+ */
+static blkid_probe probe_new(const struct fsio_dev *dev)
+{
+	blkid_probe pr;
+
+	if (dev->lock_fd < 0)
+		return blkid_new_probe_from_filename(dev->path);
+	pr = blkid_new_probe();
+	if (pr && blkid_probe_set_device(pr, dev->lock_fd, 0, 0)) {
+		blkid_free_probe(pr);
+		pr = NULL;
+	}
+	return pr;
+}
+
 errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 {
 	static const char *ext_types[] = {
@@ -67,7 +85,7 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 
 	dev->foreign_type[0] = '\0';
 	dev->foreign_usage[0] = '\0';
-	pr = blkid_new_probe_from_filename(dev->path);
+	pr = probe_new(dev);
 	if (!pr)
 		return errno ? (errcode_t)errno : EXT2_ET_NO_MEMORY;
 	blkid_probe_enable_superblocks(pr, 1);
@@ -149,14 +167,44 @@ static errcode_t explain_open_failure(struct fsio_dev *dev, errcode_t err)
  */
 static bool size_fits(struct fsio_dev *dev)
 {
-	blk64_t dev_blocks = 0;
+	uint64_t bytes = 0;
+	struct stat st;
 
 	if (ext2fs_has_feature_journal_dev(dev->fs->super))
 		return true;
-	if (ext2fs_get_device_size2(dev->path, dev->fs->blocksize,
-				    &dev_blocks))
+	/* The descriptor we hold: no second open of the device. */
+	if (dev->lock_fd < 0 || fstat(dev->lock_fd, &st))
 		return true;	/* size unknown: nothing to hold against it */
-	return ext2fs_blocks_count(dev->fs->super) <= dev_blocks;
+	if (S_ISREG(st.st_mode))
+		bytes = (uint64_t)st.st_size;
+	else if (ioctl(dev->lock_fd, BLKGETSIZE64, &bytes))
+		return true;
+	return ext2fs_blocks_count(dev->fs->super) <=
+	       bytes / dev->fs->blocksize;
+}
+
+/*
+ * ext2fs_open2() through the descriptor lock_path() opened and locked,
+ * rather than opening the path a second time: one open of the device
+ * per show-flags.  unixfd closes what it is given, so it gets a
+ * duplicate; the lock belongs to the open file and stays.
+ */
+static errcode_t open_by_lock_fd(struct fsio_dev *dev, int flags)
+{
+	char name[16];
+	errcode_t err;
+	int fd = fcntl(dev->lock_fd, F_DUPFD_CLOEXEC, 0);
+
+	if (fd < 0)
+		return errno;
+	snprintf(name, sizeof(name), "%d", fd);
+	err = ext2fs_open2(name, NULL, flags, 0, 0, unixfd_io_manager,
+			   &dev->fs);
+	if (err) {
+		close(fd);
+		dev->fs = NULL;
+	}
+	return err;
 }
 
 errcode_t fsio_open_read(struct fsio_dev *dev)
@@ -167,13 +215,10 @@ errcode_t fsio_open_read(struct fsio_dev *dev)
 	if (err)
 		return err;
 	/* Like dumpe2fs: show what is there even if it does not verify. */
-	err = ext2fs_open2(dev->path, NULL, FSIO_READ_FLAGS |
-			   EXT2_FLAG_IGNORE_CSUM_ERRORS | EXT2_FLAG_FORCE,
-			   0, 0, unix_io_manager, &dev->fs);
-	if (err) {
-		dev->fs = NULL;
+	err = open_by_lock_fd(dev, FSIO_READ_FLAGS |
+			      EXT2_FLAG_IGNORE_CSUM_ERRORS | EXT2_FLAG_FORCE);
+	if (err)
 		return explain_open_failure(dev, err);
-	}
 	dev->csum_ok = ext2fs_superblock_csum_verify(dev->fs, dev->fs->super);
 	dev->size_ok = size_fits(dev);
 	return 0;
