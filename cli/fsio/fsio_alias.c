@@ -336,6 +336,10 @@ errcode_t fsio_claim_aliases(struct fsio_dev *dev)
 	while (!err && (d = readdir(sys))) {
 		if (strncmp(d->d_name, "loop", 4))
 			continue;
+		/* loop/ is there only while the device is bound to a file. */
+		snprintf(dir, sizeof(dir), "/sys/block/%s/loop", d->d_name);
+		if (access(dir, F_OK))
+			continue;
 		snprintf(dir, sizeof(dir), "/sys/block/%s", d->d_name);
 		snprintf(l.name, sizeof(l.name), "%s", d->d_name);
 		if (!sysfs_dev(dir, &l.rdev) || l.rdev == own.rdev)
