@@ -4,12 +4,6 @@
 source "$(dirname "$0")/lib.sh"
 : "${EXT4DEV_MAN:?EXT4DEV_MAN must point at man/ext4dev.8}"
 
-expect_rc() {
-	local want=$1 rc
-	shift
-	run_capture "$WORK/out" "$WORK/err" rc "$@"
-	[ "$rc" = "$want" ] || { echo "rc $rc, want $want: $*"; cat "$WORK/err"; return 1; }
-}
 
 COMMANDS=$("$EXT4DEV" --help | awk '/^Commands:/ {on = 1; next} on && /^ [a-z]/ {print $1}')
 check "--help lists commands" [ -n "$COMMANDS" ]

@@ -17,12 +17,6 @@ flagged() {
 	dumpe2fs_flags "$1" | grep -qw test_filesystem
 }
 
-expect_rc() {
-	local want=$1 rc
-	shift
-	run_capture "$WORK/out" "$WORK/err" rc "$@"
-	[ "$rc" = "$want" ] || { echo "rc $rc, want $want: $*"; cat "$WORK/out" "$WORK/err"; return 1; }
-}
 
 # An image with a repairable error (a wrong link count: e2fsck -p fixes
 # it and exits 1) and one that preen mode must not touch (exit 4).

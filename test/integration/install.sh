@@ -74,12 +74,6 @@ check "/sbin/mount.ext4dev is the installed link" \
 	[ "$(readlink /sbin/mount.ext4dev)" = ext4dev ]
 check "... to the installed binary" cmp -s /sbin/ext4dev "$DEST/ext4dev"
 
-expect_rc() {
-	local want=$1 rc
-	shift
-	run_capture "$WORK/out" "$WORK/err" rc "$@"
-	[ "$rc" = "$want" ] || { echo "$*: exit $rc, not $want: $(cat "$WORK/err")"; return 1; }
-}
 mounted_ext4() {
 	[ "$(findmnt -n -o FSTYPE "$MNT")" = ext4 ]
 }

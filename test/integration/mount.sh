@@ -54,12 +54,6 @@ unmounted() {
 	! mountpoint -q "$MNT"
 }
 # expect_rc RC COMMAND...: exit RC; output in $WORK/out, $WORK/err.
-expect_rc() {
-	local want=$1 rc
-	shift
-	run_capture "$WORK/out" "$WORK/err" rc "$@"
-	[ "$rc" = "$want" ] || { echo "$*: exit $rc, not $want: $(cat "$WORK/err")"; return 1; }
-}
 no_loop_left() {
 	[ -z "$(losetup -j "$1")" ]
 }

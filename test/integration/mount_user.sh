@@ -77,12 +77,6 @@ mount --bind "$WORK/fstab" /etc/fstab
 as_user() {
 	setpriv --reuid="$USER_ID" --regid="$USER_ID" --clear-groups "$@"
 }
-expect_rc() {
-	local want=$1 rc
-	shift
-	run_capture "$WORK/out" "$WORK/err" rc "$@"
-	[ "$rc" = "$want" ] || { echo "$*: exit $rc, not $want: $(cat "$WORK/err")"; return 1; }
-}
 unmounted() {
 	! mountpoint -q "$WORK/m-$1"
 }

@@ -44,12 +44,6 @@ done
 # --check and its exit codes; JSON as a JSON parser reads it.
 mkimg "$WORK/t.img" 16M -t ext4 -E test_fs
 mkimg "$WORK/p.img" 16M -t ext4
-expect_rc() {
-	local want=$1 rc
-	shift
-	set +e; "$@" >/dev/null 2>&1; rc=$?; set -e
-	[ "$rc" = "$want" ] || { echo "rc $rc, want $want: $*"; return 1; }
-}
 check "--check test on test" expect_rc 0 "$EXT4DEV" show-flags --check test "$WORK/t.img"
 check "--check test on production" expect_rc 1 "$EXT4DEV" show-flags --check test "$WORK/p.img"
 check "--check production on production" expect_rc 0 "$EXT4DEV" show-flags -c production "$WORK/p.img"
