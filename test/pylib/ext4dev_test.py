@@ -5,7 +5,7 @@ image's bytes, the offsets of an image's superblock copies, a byte
 comparison of two images that ignores s_kbytes_written, and the
 sanitizer environment of a run.
 
-The superblock itself is read without libext2fs by test/fault/sbtool.py
+The superblock itself is read without libext2fs by test/pylib/sbtool.py
 (an oracle independent of the code under test); this module only adds
 what the drivers in test/fault and test/stress each wrote for
 themselves.

@@ -34,7 +34,6 @@ import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'fault'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
 import sbtool  # noqa: E402
 from ext4dev_test import (Tally, data_extents, sampled_leaks,  # noqa: E402
