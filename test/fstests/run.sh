@@ -6,7 +6,7 @@
 #
 # 1. copies $FSTESTS_SRC (a clone or a release tree) to DIR/src, applies
 #    our patches (0*.patch, in order), adds the gate test from
-#    kernel/fstests/ if that folder exists, and builds it (make);
+#    test/fstests/tests/ (the gate tests), and builds it (make);
 # 2. makes a root image with test/system/mkrootfs.sh plus fstests'
 #    runtime packages and the built tree in /var/lib/xfstests;
 # 3. boots it (test/system/run-boot.sh --boot fstests) with blank "test"
@@ -33,8 +33,8 @@ build_fstests() {
 
 	stamp=$( { (cd "$FSTESTS_SRC" && tar --exclude=.git --sort=name --mtime=@0 -cf - .);
 		cat "$here"/0*.patch;
-		[[ ! -d $root/kernel/fstests ]] ||
-			tar -C "$root/kernel/fstests" --sort=name --mtime=@0 -cf - .; } |
+		[[ ! -d $root/test/fstests/tests ]] ||
+			tar -C "$root/test/fstests/tests" --sort=name --mtime=@0 -cf - .; } |
 		sha256sum | cut -c1-16)
 	if [[ -f $src.stamp && $(<"$src.stamp") == "$stamp" ]]; then
 		note "fstests already built in $src ($stamp)"
@@ -47,8 +47,8 @@ build_fstests() {
 		patch -d "$src" -p1 --forward -s <"$p" ||
 			die "${p##*/} does not apply to '$FSTESTS_SRC'"
 	done
-	[[ ! -d $root/kernel/fstests ]] ||
-		cp -a "$root/kernel/fstests/." "$src/tests/"
+	[[ ! -d $root/test/fstests/tests ]] ||
+		cp -a "$root/test/fstests/tests/." "$src/tests/"
 	note "building fstests in $src (log: $src.build.log)"
 	nice make -C "$src" -j"$(nproc)" >"$src.build.log" 2>&1 ||
 		{ tail -n 20 "$src.build.log" >&2; die "fstests build failed (its build dependencies: .ci/deps)"; }
@@ -81,8 +81,8 @@ main() {
 	mkdir -p "$out/guest"
 	sed 's/#.*//' "$tests" | xargs -n1 >"$out/guest/fstests.list"
 	: >"$out/gate.list"
-	if [[ -d $root/kernel/fstests ]]; then
-		(cd "$root/kernel/fstests" && find . -type f -regex './[a-z0-9]*/[0-9]+' | sed 's|^\./||') |
+	if [[ -d $root/test/fstests/tests ]]; then
+		(cd "$root/test/fstests/tests" && find . -type f -regex './[a-z0-9]*/[0-9]+' | sed 's|^\./||') |
 			tee "$out/gate.list" >>"$out/guest/fstests.list"
 	fi
 	build_fstests "$src"
