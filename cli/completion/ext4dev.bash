@@ -1,4 +1,5 @@
 # bash completion for ext4dev(8), mkfs.ext4dev(8), mount.ext4dev(8) -*- sh -*-
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # Subcommands, options and column names come from the binary's own

@@ -44,6 +44,7 @@ trap cleanup EXIT
 prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$EXT4DEV_BUILD/CMakeCache.txt")
 check "the build's install prefix is /usr, not '$prefix' (configure with a preset)" \
 	[ "$prefix" = /usr ]
+rc=
 run_capture "$WORK/out" "$WORK/err" rc env DESTDIR="$ROOT" cmake --install "$EXT4DEV_BUILD"
 check "cmake --install into a DESTDIR: 0" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || cat "$WORK/err"

@@ -4,7 +4,7 @@
 # json.loads, and the byte comes back as the four characters \xff;
 # so does the error of a device that could not be read.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 command -v python3 >/dev/null || skip "python3 is needed to parse JSON"
 name=$(printf 'a\xffb\nc"d\\e.img')
 mkimg "$name" 8M -t ext4 -L "$(printf 'l\xff\xc3\xa9')"

@@ -3,7 +3,7 @@
 # UTF-8 locale the table prints a non-ASCII label as it is, under C it
 # escapes its bytes as \xHH.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 utf8=$(locale -a 2>/dev/null | grep -iE '^(C|en_US)\.utf-?8$' | head -n1) ||
 	true
 [ -n "$utf8" ] || skip "no UTF-8 locale installed (locale -a)"

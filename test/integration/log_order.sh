@@ -3,7 +3,7 @@
 # goes to stderr, so with ">log 2>&1" a warning or an error never splits
 # a progress line and stands after what came before it.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 : >empty.conf
 export E2FSCK_CONFIG=$WORK/empty.conf	# clears the flag: a warning
 

@@ -31,7 +31,7 @@ every_copy_is() {
 			line=$(dumpe2fs_flags -o superblock="$blk" -o blocksize="$bs" "$img")
 		fi
 		local has=clear
-		[[ $line == *test_filesystem* ]] && has=set
+		[[ $line == *test_filesystem* ]] && has="set"
 		if [ "$has" != "$want" ]; then
 			echo "superblock at $blk: $line"
 			return 1

@@ -9,6 +9,7 @@ U=0e4de000-1111-4222-8333-444455556666
 IMG=$WORK/a.img
 
 # The summary against what dumpe2fs finds in the result.
+rc='' rc_real=''
 run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" mkfs "$IMG" 256M
 check "mkfs: exit 0" [ "$rc" = 0 ]
 # (but the e2fsck.conf warning, which integration.fsck_warn checks)

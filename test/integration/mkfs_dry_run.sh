@@ -3,7 +3,7 @@
 # fails with the same exit code and message, and neither leaves a file
 # behind.  Table-driven: each row runs with and without -n.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 mkfifo fifo
 mkswap_img() { truncate -s 32M "$1" && mkswap "$1" >/dev/null 2>&1; }
 mkswap_img swap.img

@@ -3,6 +3,7 @@
 # filesystem with ext4dev mkfs and with mke2fs, and compare what the
 # e2fsprogs tools say about the two.
 
+# shellcheck disable=SC2034 # for the scripts that source this
 MKFS_LINK=$(dirname "$EXT4DEV")/mkfs.ext4dev
 
 PYLIB=$(dirname "${BASH_SOURCE[0]}")/../pylib/ext4dev_test.py

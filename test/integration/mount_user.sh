@@ -36,7 +36,6 @@ fi
 
 chmod 755 "$WORK"
 DIRS=(ext4 user users plain gone gone4)
-LOOPS=()
 cleanup() {
 	for d in "${DIRS[@]}"; do
 		while mountpoint -q "$WORK/m-$d" 2>/dev/null; do
@@ -95,6 +94,7 @@ user_refused() {
 }
 
 # What mount(8) gives the user for the entry typed ext4: the premise.
+rc=
 run_capture "$WORK/out" "$WORK/err" rc as_user mount "$WORK/m-ext4"
 [ "$rc" = 0 ] || skip "setuid mount(8) does not mount a user entry here: $(cat "$WORK/err")"
 check "ext4 user entry: mounted for the user" [ "$(findmnt -n -o FSTYPE "$WORK/m-ext4")" = ext4 ]

@@ -3,7 +3,7 @@
 # in a bundle, as a path beginning with '-'), in every command, as
 # getopt's own "invalid option -- 'x'" does; "--" ends the options.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 mkimg e4.img 8M -t ext4
 
 # want MESSAGE ARGS...: rc 16 and MESSAGE as the first line.

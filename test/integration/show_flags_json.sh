@@ -5,7 +5,7 @@
 # not be read with null values and an "error" object whose message is
 # its stderr line), keys are the columns in lower case.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 command -v python3 >/dev/null || skip "python3 is needed to parse JSON"
 
 mkimg t.img 16M -t ext4 -E test_fs -L flagged

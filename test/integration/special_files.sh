@@ -3,7 +3,7 @@
 # block, a tape would rewind): every command, personality and -z path
 # refuses it at once with the message it gives for /dev/null, rc 8.
 source "$(dirname "$0")/lib.sh"
-cd "$WORK"
+cd "$WORK" || exit 1
 
 mkfifo fifo
 python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")'

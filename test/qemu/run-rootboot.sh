@@ -27,7 +27,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=kernel/lib.sh
 . "$here/../../kernel/lib.sh"
+# shellcheck source=kernel/console.sh
 . "$here/../../kernel/console.sh"
 
 readonly IMAGE_MB=8

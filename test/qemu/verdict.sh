@@ -7,6 +7,7 @@
 # caller sets $out, $expect (the check names the report must hold, or
 # empty) and EXIT_PASS/EXIT_FAIL.  The check scripts (check.sh,
 # check-rootboot.sh) source it for boot_must_be_ok() alone.
+# shellcheck disable=SC2154 # $out and $name are the caller's
 
 # Results without the CRs the guest's tty adds.
 ktap() {

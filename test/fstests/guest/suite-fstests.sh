@@ -6,6 +6,7 @@
 # are "# RESULT <fstyp> <test> <pass|notrun|fail>" lines, from which
 # test/fstests/run.sh builds the table.  A run "fails" only if check
 # itself could not run: comparing the two is the host's job.
+# shellcheck disable=SC2034 # read by guest/run
 SUITE_TESTS="fstests_ext4 fstests_ext4dev"
 FSTESTS_DIR=/var/lib/xfstests
 
@@ -34,6 +35,7 @@ export TEST_FS_MOUNT_OPTS="-o user_xattr"
 CONF
 	rm -rf "$FSTESTS_DIR/results"
 	log=/run/fstests-$fstyp.log
+	# shellcheck disable=SC2046 # one word per test name
 	(cd "$FSTESTS_DIR" && ./check $(fstests_list)) >"$log" 2>&1 || true
 	cat "$log"
 	[ -f "$FSTESTS_DIR/results/check.log" ] ||
@@ -61,7 +63,7 @@ expect_own_type() {
 	local fstyp=$1 state=production
 
 	shift
-	[ "$fstyp" = ext4dev ] && state=test
+	[ "$fstyp" = ext4dev ] && state="test"
 	ext4dev show-flags --check "$state" "$@" ||
 		fail "$fstyp run: $* not in state $state: $(ext4dev show-flags "$@")"
 	mount -t "$fstyp" "$1" /mnt/test || fail "mount -t $fstyp $1 failed"
