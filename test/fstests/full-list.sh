@@ -1,5 +1,5 @@
 #!/bin/bash
-# The tests of the full ext4 vs ext4dev comparison (issue 18), from an
+# The tests of the full ext4 vs ext4dev comparison, from an
 # fstests tree, one a line: every test of tests/ext4/, then every sixth
 # test of the generic "quick" group in number order, starting with the
 # first (a fixed rule: no choosing the tests that pass).  Too long for CI

@@ -1,6 +1,6 @@
 #!/bin/bash
 # ext4dev mkfs against mke2fs -t ext4 -E test_fs, same options, over the
-# sizes, block sizes, features and options of issue 5: dumpe2fs -h must
+# sizes, block sizes, features and options users ask for: dumpe2fs -h must
 # agree on every field but the random and clock-derived ones, e2fsck -fn
 # must pass and blkid must say ext4dev.  Where UUID and hash seed are
 # fixed, the images must be identical byte for byte.
