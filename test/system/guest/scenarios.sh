@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The scenarios of test/system/, as t_<name> functions; sourced by
-# checks.sh after test/qemu/guest/lib.sh (fail, disk, run_suite).  The
-# lists must match test/system/CMakeLists.txt.
+# checks.sh after test/qemu/guest/lib.sh (fail, disk, run_suite).
+# BOOT1_TESTS and BOOT2_TESTS are the one list of their names: CMake
+# reads them.
 #
 # Disks (serial = role; labels as in /etc/fstab, see run-boot.sh):
 #   root      unflagged ext4, /

@@ -2,8 +2,8 @@
 # The scenarios of the stock boot (ext4dev.boot=stock): Debian's own
 # linux-image-amd64, which has no ext4dev type, and our tool from the
 # .deb (dpkg -i).  Sourced by checks.sh after lib.sh and scenarios.sh,
-# whose helpers it uses.  The list must match STOCK_CHECKS in
-# test/system/CMakeLists.txt; the disks are made by run-boot.sh:
+# whose helpers it uses.  SUITE_TESTS is the one list of its checks
+# (CMake reads it); the disks are made by run-boot.sh:
 #   root      unflagged ext4, /
 #   scratch   flagged, repairable error; fstab type ext4dev, pass 2
 #   plain     unflagged; fstab type ext4dev, nofail, pass 2
