@@ -119,6 +119,8 @@ static bool loop_status(const struct blk *b, struct loop_info64 *li)
 
 	if (fd < 0)
 		return false;
+	/* Zeroed first: valgrind cannot see what this ioctl fills in. */
+	memset(li, 0, sizeof(*li));
 	ok = !ioctl(fd, LOOP_GET_STATUS64, li);
 	close(fd);
 	return ok;
