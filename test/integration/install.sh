@@ -32,11 +32,7 @@ MNT=$WORK/mnt
 mkdir "$MNT"
 cleanup() {
 	while mountpoint -q "$MNT" 2>/dev/null; do umount "$MNT" || break; done
-	for img in "$WORK"/*.img; do
-		for l in $(losetup -j "$img" -O NAME -n 2>/dev/null); do
-			losetup -d "$l" 2>/dev/null || true
-		done
-	done
+	detach_loops "$WORK"
 	rm -rf "$WORK"
 }
 trap cleanup EXIT

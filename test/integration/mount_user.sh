@@ -42,11 +42,7 @@ cleanup() {
 			umount "$WORK/m-$d" || break
 		done
 	done
-	for img in "$WORK"/*.img; do
-		for l in $(losetup -j "$img" -O NAME -n 2>/dev/null); do
-			losetup -d "$l" 2>/dev/null || true
-		done
-	done
+	detach_loops "$WORK"
 	rm -rf "$WORK"
 }
 trap cleanup EXIT

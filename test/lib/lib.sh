@@ -46,6 +46,17 @@ expect_rc() {
 		{ echo "$*: exit $rc, not $want: $(cat "$WORK/err")"; return 1; }
 }
 
+# detach_loops DIR: detach every loop device backed by an image in DIR
+# (a cleanup trap's step: never fails).
+detach_loops() {
+	local img l
+	for img in "$1"/*.img; do
+		for l in $(losetup -j "$img" -O NAME -n 2>/dev/null); do
+			losetup -d "$l" 2>/dev/null || true
+		done
+	done
+}
+
 # mkimg FILE SIZE MKE2FS-ARGS...: a fresh image file made by mke2fs.
 # Never a device node: it removes FILE first.
 mkimg() {
