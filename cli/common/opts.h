@@ -33,13 +33,16 @@ enum { EXT4DEV_OPT_CONFLICT = -2 };
 /* --help's option lines: " LABEL" padded to this column, then the help. */
 #define EXT4DEV_OPTS_HELP_COLUMN 23
 
-/* One option. */
+/*
+ * One option.  @help may hold '\n': the rest goes on a line below, at
+ * the help column; a NULL @help is an option getopt accepts (and the
+ * command refuses in its own words) that --help does not list.
+ */
 struct opts_spec {
 	int val;		/* its letter, or EXT4DEV_OPT_LONG and up */
 	const char *name;	/* its long name without "--", or NULL */
 	const char *arg;	/* its argument as --help shows it, NULL: none */
-	const char *help;	/* --help's text ('\n' goes on a line below),
-				 * NULL: accepted, but not listed */
+	const char *help;	/* --help's text, or NULL */
 };
 
 /* The rows every command has; --wait for those that take a lock. */
