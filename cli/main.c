@@ -5,7 +5,6 @@
  * the rest.  No filesystem code lives here.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "commands.h"
 #include "exitcodes.h"
+#include "opts.h"
 #include "report.h"
 #include "version.h"
 
@@ -110,29 +110,33 @@ static int close_stdout(int rc)
 
 /*
  * The options before the command: -h and -V, as getopt_long() reads
- * them (so "--bogus" is an unrecognized option, not a command); '+'
- * stops at the command.  Returns -1 with optind at the command, or an
- * exit code.
+ * them (so "--bogus" is an unrecognized option, not a command), in
+ * order: reading stops at the command.
  */
+static const struct opts_table top_options = {
+	.specs = (const struct opts_spec[]) {
+		EXT4DEV_OPTS_HELP,
+		EXT4DEV_OPTS_VERSION,
+		{ 0 }
+	},
+	.in_order = true,
+};
+
+/* Returns -1 with optind at the command, or an exit code. */
 static int parse_top(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opts_parser p;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+	opts_start(&p, &top_options, NULL);
+	while ((c = opts_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			return print_help();
 		case 'V':
 			return ext4dev_print_version();
 		default:
-			return report_bad_option(NULL, c, argv);
+			return opts_error(&p, c, argv);
 		}
 	}
 	if (optind >= argc)
