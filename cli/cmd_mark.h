@@ -7,8 +7,6 @@
 
 #include <ext2fs/ext2_fs.h>
 
-#include "opts.h"
-
 /* What `ext4dev mark-test|mark-production` was asked to do. */
 struct mark_ctl {
 	const char *name;	/* the subcommand, for messages */
@@ -20,9 +18,6 @@ struct mark_ctl {
 	char **devices;
 	int ndevices;
 };
-
-/* Its options (opts.h), for both commands. */
-extern const struct opts_table mark_options;
 
 /* Returns -1 to go on, or an exit code (16, or 0 after --help). */
 int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,

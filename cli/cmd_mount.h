@@ -5,8 +5,6 @@
 #include <stdbool.h>
 #include <et/com_err.h>
 
-#include "opts.h"
-
 /* Most -o arguments we pass on; mount(8) gives a helper one. */
 #define EXT4DEV_MOUNT_MAX_OPTS 8
 /* "mount -i -t TYPE" + flags + -N + -o's + "--" SPEC DIR NULL. */
@@ -30,9 +28,6 @@ struct mount_ctl {
 	bool ro;		/* -r, or "ro" is the last of ro and rw */
 	bool user;		/* run with a user's rights, not root's */
 };
-
-/* Its options (opts.h): --help, getopt and the man-page check read it. */
-extern const struct opts_table mount_options;
 
 /* Returns -1 to go on, or mount(8)'s exit code (1, or 0 after --help). */
 int mount_parse(struct mount_ctl *ctl, int argc, char **argv);

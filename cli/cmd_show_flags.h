@@ -4,8 +4,6 @@
 
 #include <stdbool.h>
 
-#include "opts.h"
-
 /* What `ext4dev show-flags` was asked to do; filled by the parser. */
 struct show_flags_ctl {
 	const char *columns;	/* -o list, or NULL for the default */
@@ -25,9 +23,6 @@ enum {
 	EXT4DEV_CHECK_PRODUCTION = 0,
 	EXT4DEV_CHECK_TEST = 1,
 };
-
-/* Its options (opts.h): --help, getopt and the man-page check read it. */
-extern const struct opts_table show_flags_options;
 
 /* Returns -1 to go on, or an exit code (16, or 0 after --help). */
 int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv);

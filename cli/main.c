@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dispatcher: pick a subcommand from the name we were called by
- * (mkfs.ext4dev, fsck.ext4dev, mount.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
- * the rest.  No filesystem code lives here.
+ * The dispatcher: pick a subcommand of commands.c's table from the name
+ * we were called by (mkfs.ext4dev, fsck.ext4dev, mount.ext4dev,
+ * ext4dev-mark-test, ...) or from argv[1], and hand it the rest.  No
+ * filesystem code lives here.
  */
 #include <errno.h>
 #include <locale.h>
@@ -15,22 +16,6 @@
 #include "opts.h"
 #include "report.h"
 #include "version.h"
-
-const struct ext4dev_cmd ext4dev_commands[] = {
-	{ "show-flags", cmd_show_flags, 0,
-	  "print a filesystem's superblock flags, or check them" },
-	{ "mark-test", cmd_mark, EXT4DEV_MARK_TEST,
-	  "set the test_filesystem flag (ext4dev may mount it)" },
-	{ "mark-production", cmd_mark, EXT4DEV_MARK_PRODUCTION,
-	  "clear the test_filesystem flag" },
-	{ "mkfs", cmd_mkfs, 0,
-	  "make an ext4 filesystem with the test_filesystem flag set" },
-	{ "fsck", cmd_fsck, 0,
-	  "run e2fsck so that it keeps the test_filesystem flag" },
-	{ "mount", cmd_mount, 0,
-	  "mount(8)'s helper: mount only a flagged filesystem" },
-	{ NULL, NULL, 0, NULL },
-};
 
 static const struct ext4dev_cmd *find_command(const char *name)
 {

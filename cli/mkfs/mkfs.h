@@ -19,7 +19,6 @@
 #include <uuid/uuid.h>
 
 #include "mkfs_conf.h"
-#include "opts.h"
 
 #define EXT4DEV_MKFS_CMD "mkfs"
 
@@ -98,11 +97,7 @@ struct mkfs_plan {
 	struct ext2_super_block param;	/* what ext2fs_initialize() gets */
 };
 
-/*
- * mkfs_opts.c: the options stage.  mkfs_options is its table (opts.h):
- * getopt, --help and the man-page check read it.
- */
-extern const struct opts_table mkfs_options;
+/* mkfs_opts.c: the options stage. */
 void mkfs_opts_init(struct mkfs_opts *o);
 void mkfs_opts_free(struct mkfs_opts *o);
 /* EXT4DEV_CONTINUE, or an exit code (16, or 0 after --help/-V). */

@@ -13,6 +13,7 @@
 
 #include <uuid/uuid.h>
 
+#include "commands.h"
 #include "exitcodes.h"
 #include "mkfs.h"
 #include "opts.h"
