@@ -4,7 +4,6 @@
  * rows.  Validates read-only first, writes only when the flag really
  * changes, and then touches nothing but the superblock copies.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,8 +13,23 @@
 #include "e2fsck_conf.h"
 #include "exitcodes.h"
 #include "fsio.h"
+#include "opts.h"
 #include "report.h"
 #include "version.h"
+
+const struct opts_table mark_options = {
+	.specs = (const struct opts_spec[]) {
+		{ 'n', "dry-run", NULL, "say what would change, write "
+		  "nothing" },
+		{ 'q', "quiet", NULL, "print nothing on success" },
+		{ 'z', "undo", "<file>", "save the old bytes to an e2undo(8) "
+		  "file first" },
+		EXT4DEV_OPTS_WAIT,
+		EXT4DEV_OPTS_HELP,
+		EXT4DEV_OPTS_VERSION,
+		{ 0 }
+	},
+};
 
 static int print_help(const struct mark_ctl *ctl)
 {
@@ -26,68 +40,60 @@ static int print_help(const struct mark_ctl *ctl)
 	       "<device> is a block device, an image file, LABEL=<label> or "
 	       "UUID=<uuid>;\n"
 	       "it must not be mounted.\n\n"
-	       "Options:\n"
-	       " -n, --dry-run         say what would change, write "
-	       "nothing\n"
-	       " -q, --quiet           print nothing on success\n"
-	       " -z, --undo <file>     save the old bytes to an e2undo(8) "
-	       "file first\n"
-	       "     --wait <seconds>  give up if another process holds "
-	       "the device that long\n"
-	       " -h, --help            display this help\n"
-	       " -V, --version         display the version\n",
+	       "Options:\n",
 	       ctl->name, ctl->set ? "Set" : "Clear");
+	opts_print_help(&mark_options);
 	return EXT4DEV_EXIT_OK;
+}
+
+/* One option; -1 to go on, or the exit code. */
+static int parse_one(struct mark_ctl *ctl, const struct opts_parser *p,
+		     int c, char **argv)
+{
+	switch (c) {
+	case 'n':
+		ctl->dry_run = true;
+		break;
+	case 'q':
+		ctl->quiet = true;
+		break;
+	case 'z':
+		if (!*optarg)
+			return report_usage(ctl->name, "--undo needs a file "
+					    "name");
+		ctl->undo_file = optarg;
+		break;
+	case EXT4DEV_OPT_WAIT:
+		if (!fsio_parse_wait(optarg, &ctl->wait_secs))
+			return report_usage(ctl->name, "invalid --wait "
+					    "seconds '%s'", optarg);
+		break;
+	case 'h':
+		return print_help(ctl);
+	case 'V':
+		return ext4dev_print_version();
+	default:
+		return opts_error(p, c, argv);
+	}
+	return -1;
 }
 
 int mark_parse(struct mark_ctl *ctl, const char *name, bool set, int argc,
 	       char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "undo", required_argument, NULL, 'z' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct opts_parser p;
+	int c, rc;
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->name = name;
 	ctl->set = set;
 	ctl->wait_secs = -1;
-	optind = 0;
-	opterr = 0;
-	/* No '+': options may follow the devices, up to "--" (GNU). */
-	while ((c = getopt_long(argc, argv, ":nqz:hV", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			ctl->dry_run = true;
-			break;
-		case 'q':
-			ctl->quiet = true;
-			break;
-		case 'z':
-			if (!*optarg)
-				return report_usage(name, "--undo needs a "
-						    "file name");
-			ctl->undo_file = optarg;
-			break;
-		case 'W':
-			if (!fsio_parse_wait(optarg, &ctl->wait_secs))
-				return report_usage(name, "invalid --wait "
-						    "seconds '%s'", optarg);
-			break;
-		case 'h':
-			return print_help(ctl);
-		case 'V':
-			return ext4dev_print_version();
-		default:
-			return report_bad_option(name, c, argv);
-		}
+	/* Options may follow the devices, up to "--" (GNU). */
+	opts_start(&p, &mark_options, name);
+	while ((c = opts_next(&p, argc, argv)) != -1) {
+		rc = parse_one(ctl, &p, c, argv);
+		if (rc >= 0)
+			return rc;
 	}
 	ctl->devices = argv + optind;
 	ctl->ndevices = argc - optind;

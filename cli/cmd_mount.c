@@ -34,7 +34,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +43,30 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "fsio.h"
+#include "opts.h"
 #include "report.h"
 #include "version.h"
 
 #define CMD "mount"
+
+/* mount(8)'s options for a helper (mount(8), "EXTERNAL HELPERS"). */
+const struct opts_table mount_options = {
+	.specs = (const struct opts_spec[]) {
+		{ 's', NULL, NULL, "tolerate sloppy mount options" },
+		{ 'f', NULL, NULL, "fake: do everything but the mount system "
+		  "call" },
+		{ 'n', NULL, NULL, "do not write utab" },
+		{ 'r', NULL, NULL, "mount read-only" },
+		{ 'w', NULL, NULL, "mount read-write" },
+		{ 'v', NULL, NULL, "verbose" },
+		{ 'N', NULL, "<ns>", "mount in another mount namespace" },
+		{ 'o', NULL, "<options>", "mount options, comma separated" },
+		{ 't', NULL, "<type>", "ignored (ext4dev has no subtypes)" },
+		EXT4DEV_OPTS_HELP,
+		EXT4DEV_OPTS_VERSION,
+		{ 0 }
+	},
+};
 
 static int print_help(void)
 {
@@ -69,19 +88,8 @@ static int print_help(void)
 	       "refuses on any\n"
 	       "other (ext4dev(8), \"User mounts\").  Exit status: "
 	       "mount(8)'s.\n\n"
-	       "Options (passed on to mount):\n"
-	       " -s                    tolerate sloppy mount options\n"
-	       " -f                    fake: do everything but the mount "
-	       "system call\n"
-	       " -n                    do not write utab\n"
-	       " -r                    mount read-only\n"
-	       " -w                    mount read-write\n"
-	       " -v                    verbose\n"
-	       " -N <ns>               mount in another mount namespace\n"
-	       " -o <options>          mount options, comma separated\n"
-	       " -t <type>             ignored (ext4dev has no subtypes)\n"
-	       " -h, --help            display this help\n"
-	       " -V, --version         display the version\n");
+	       "Options (passed on to mount):\n");
+	opts_print_help(&mount_options);
 	return EXT4DEV_MOUNT_OK;
 }
 
@@ -144,21 +152,15 @@ static const char *cmd_name(int argc, char **argv)
 
 int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opts_parser p;
 	size_t nflags = 0;
 	int c, rc;
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->cmd = cmd_name(argc, argv);
-	optind = 0;
-	opterr = 0;
 	/* mount(8) puts the options after SPEC and DIR: GNU permutes. */
-	while ((c = getopt_long(argc, argv, ":sfnrvwN:o:t:hV", longopts,
-				NULL)) != -1) {
+	opts_start(&p, &mount_options, ctl->cmd);
+	while ((c = opts_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 's': case 'f': case 'n': case 'r': case 'v': case 'w':
 			if (!strchr(ctl->flags, c))
@@ -182,7 +184,7 @@ int mount_parse(struct mount_ctl *ctl, int argc, char **argv)
 		case 'V':
 			return ext4dev_print_version();
 		default:
-			return usage_error(report_bad_option(ctl->cmd, c, argv));
+			return usage_error(opts_error(&p, c, argv));
 		}
 	}
 	if (argc - optind != 2)

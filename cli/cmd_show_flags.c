@@ -4,7 +4,6 @@
  * "Filesystem flags:" line; several devices, or any table option, print
  * a libsmartcols table; --check turns the answer into an exit code.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +14,7 @@
 #include "exitcodes.h"
 #include "flags.h"
 #include "fsio.h"
+#include "opts.h"
 #include "report.h"
 #include "show_table.h"
 #include "version.h"
@@ -23,6 +23,36 @@
 /* Room for what stderr said about a device, again in its JSON row. */
 #define SHOW_MSG_MAX 4096
 
+const struct opts_table show_flags_options = {
+	.specs = (const struct opts_spec[]) {
+		{ 'c', "check", "<state>", "exit 0 if every device is in "
+		  "<state> (test or\nproduction), 1 if one is not; prints "
+		  "nothing" },
+		{ 'v', "verbose", NULL, "with --check, say what each device "
+		  "is" },
+		{ 'o', "output", "<list>", "table columns to print (+<list> "
+		  "adds to the default)" },
+		{ 'J', "json", NULL, "print the table as JSON" },
+		{ 'r', "raw", NULL, "print the table without alignment" },
+		{ 'n', "noheadings", NULL, "do not print a header line" },
+		EXT4DEV_OPTS_WAIT,
+		EXT4DEV_OPTS_HELP,
+		EXT4DEV_OPTS_VERSION,
+		{ 0 }
+	},
+	/*
+	 * --check prints no table, and a table is JSON or raw, not both.
+	 * Two rows for --check: when a style and a column option were
+	 * both given, the style is the one named.
+	 */
+	.excl = (const struct opts_excl[]) {
+		{ EXT4DEV_OPTS_SET('c'), EXT4DEV_OPTS_SET('J', 'r') },
+		{ EXT4DEV_OPTS_SET('c'), EXT4DEV_OPTS_SET('o', 'n') },
+		{ EXT4DEV_OPTS_SET('J'), EXT4DEV_OPTS_SET('r') },
+		{ NULL, NULL }
+	},
+};
+
 static int print_help(void)
 {
 	printf("Usage:\n"
@@ -30,22 +60,8 @@ static int print_help(void)
 	       "Print the superblock flags of ext2/ext3/ext4 filesystems.\n"
 	       "<device> is a block device, an image file, LABEL=<label> or "
 	       "UUID=<uuid>.\n\n"
-	       "Options:\n"
-	       " -c, --check <state>   exit 0 if every device is in <state> "
-	       "(test or\n"
-	       "                       production), 1 if one is not; "
-	       "prints nothing\n"
-	       " -v, --verbose         with --check, say what each device "
-	       "is\n"
-	       " -o, --output <list>   table columns to print "
-	       "(+<list> adds to the default)\n"
-	       " -J, --json            print the table as JSON\n"
-	       " -r, --raw             print the table without alignment\n"
-	       " -n, --noheadings      do not print a header line\n"
-	       "     --wait <seconds>  give up if another process holds "
-	       "the device that long\n"
-	       " -h, --help            display this help\n"
-	       " -V, --version         display the version\n");
+	       "Options:\n");
+	opts_print_help(&show_flags_options);
 	show_table_list_columns();
 	return EXT4DEV_EXIT_OK;
 }
@@ -62,104 +78,58 @@ static int parse_check(struct show_flags_ctl *ctl, const char *arg)
 	return -1;
 }
 
-static const char *long_name(int c, const struct option *opts)
+/* One option; -1 to go on, or the exit code. */
+static int parse_one(struct show_flags_ctl *ctl,
+		     const struct opts_parser *p, int c, char **argv)
 {
-	for (; opts->name; opts++)
-		if (opts->val == c)
-			return opts->name;
-	return "?";
-}
-
-/*
- * Options that cannot go together, in util-linux's words (its
- * include/optutils.h): --check prints no table, and a table is JSON or
- * raw, not both.  @seen holds the first --check and table option seen.
- */
-static int check_exclusive(int c, const struct option *opts, int seen[2])
-{
-	int other = 0;
-
-	if (c == 'c')
-		other = seen[1];
-	else if (strchr("Jrno", c) && seen[0])
-		other = seen[0];
-	else if ((c == 'J' || c == 'r') && (seen[1] == 'J' || seen[1] == 'r'))
-		other = seen[1] == c ? 0 : seen[1];
-	if (other)
-		return report_usage(CMD, "mutually exclusive arguments: "
-				    "--%s --%s", long_name(other, opts),
-				    long_name(c, opts));
-	if (c == 'c')
-		seen[0] = c;
-	else if (strchr("Jrno", c) && (!seen[1] || strchr("on", seen[1])))
-		seen[1] = c;
+	switch (c) {
+	case 'c':
+		return parse_check(ctl, optarg);
+	case 'v':
+		ctl->verbose = true;
+		return -1;
+	case 'o':
+		ctl->columns = optarg;
+		break;
+	case 'J':
+		ctl->json = true;
+		break;
+	case 'r':
+		ctl->raw = true;
+		break;
+	case 'n':
+		ctl->noheadings = true;
+		break;
+	case EXT4DEV_OPT_WAIT:
+		if (!fsio_parse_wait(optarg, &ctl->wait_secs))
+			return report_usage(CMD, "invalid --wait seconds "
+					    "'%s'", optarg);
+		return -1;
+	case 'h':
+		return print_help();
+	case 'V':
+		return ext4dev_print_version();
+	default:
+		return opts_error(p, c, argv);
+	}
+	ctl->table = true;	/* any table option */
 	return -1;
 }
 
 int show_flags_parse(struct show_flags_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "check", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc, seen[2] = { 0, 0 };
+	struct opts_parser p;
+	int c, rc;
 
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->check = EXT4DEV_CHECK_NONE;
 	ctl->wait_secs = -1;
-	optind = 0;
-	opterr = 0;
-	/* No '+': options may follow the devices, up to "--" (GNU). */
-	while ((c = getopt_long(argc, argv, ":c:vo:JrnhV", longopts,
-				NULL)) != -1) {
-		rc = c > 0 ? check_exclusive(c, longopts, seen) : -1;
+	/* Options may follow the devices, up to "--" (GNU). */
+	opts_start(&p, &show_flags_options, CMD);
+	while ((c = opts_next(&p, argc, argv)) != -1) {
+		rc = parse_one(ctl, &p, c, argv);
 		if (rc >= 0)
 			return rc;
-		switch (c) {
-		case 'c':
-			rc = parse_check(ctl, optarg);
-			if (rc >= 0)
-				return rc;
-			break;
-		case 'v':
-			ctl->verbose = true;
-			break;
-		case 'o':
-			ctl->columns = optarg;
-			ctl->table = true;
-			break;
-		case 'J':
-			ctl->json = true;
-			ctl->table = true;
-			break;
-		case 'r':
-			ctl->raw = true;
-			ctl->table = true;
-			break;
-		case 'n':
-			ctl->noheadings = true;
-			ctl->table = true;
-			break;
-		case 'W':
-			if (!fsio_parse_wait(optarg, &ctl->wait_secs))
-				return report_usage(CMD, "invalid --wait "
-						    "seconds '%s'", optarg);
-			break;
-		case 'h':
-			return print_help();
-		case 'V':
-			return ext4dev_print_version();
-		default:
-			return report_bad_option(CMD, c, argv);
-		}
 	}
 	if (ctl->verbose && ctl->check == EXT4DEV_CHECK_NONE)
 		return report_usage(CMD, "--verbose works only with --check");

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dispatcher: pick a subcommand from the name we were called by
- * (mkfs.ext4dev, fsck.ext4dev, mount.ext4dev, ext4dev-mark-test, ...) or from argv[1], and hand it
- * the rest.  No filesystem code lives here.
+ * The dispatcher: pick a subcommand of commands.c's table from the name
+ * we were called by (mkfs.ext4dev, fsck.ext4dev, mount.ext4dev,
+ * ext4dev-mark-test, ...) or from argv[1], and hand it the rest.  No
+ * filesystem code lives here.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,24 +13,9 @@
 
 #include "commands.h"
 #include "exitcodes.h"
+#include "opts.h"
 #include "report.h"
 #include "version.h"
-
-const struct ext4dev_cmd ext4dev_commands[] = {
-	{ "show-flags", cmd_show_flags, 0,
-	  "print a filesystem's superblock flags, or check them" },
-	{ "mark-test", cmd_mark, EXT4DEV_MARK_TEST,
-	  "set the test_filesystem flag (ext4dev may mount it)" },
-	{ "mark-production", cmd_mark, EXT4DEV_MARK_PRODUCTION,
-	  "clear the test_filesystem flag" },
-	{ "mkfs", cmd_mkfs, 0,
-	  "make an ext4 filesystem with the test_filesystem flag set" },
-	{ "fsck", cmd_fsck, 0,
-	  "run e2fsck so that it keeps the test_filesystem flag" },
-	{ "mount", cmd_mount, 0,
-	  "mount(8)'s helper: mount only a flagged filesystem" },
-	{ NULL, NULL, 0, NULL },
-};
 
 static const struct ext4dev_cmd *find_command(const char *name)
 {
@@ -110,29 +95,33 @@ static int close_stdout(int rc)
 
 /*
  * The options before the command: -h and -V, as getopt_long() reads
- * them (so "--bogus" is an unrecognized option, not a command); '+'
- * stops at the command.  Returns -1 with optind at the command, or an
- * exit code.
+ * them (so "--bogus" is an unrecognized option, not a command), in
+ * order: reading stops at the command.
  */
+static const struct opts_table top_options = {
+	.specs = (const struct opts_spec[]) {
+		EXT4DEV_OPTS_HELP,
+		EXT4DEV_OPTS_VERSION,
+		{ 0 }
+	},
+	.in_order = true,
+};
+
+/* Returns -1 with optind at the command, or an exit code. */
 static int parse_top(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opts_parser p;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+	opts_start(&p, &top_options, NULL);
+	while ((c = opts_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			return print_help();
 		case 'V':
 			return ext4dev_print_version();
 		default:
-			return report_bad_option(NULL, c, argv);
+			return opts_error(&p, c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -2,8 +2,9 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Subcommands, options and column names come from the binary's own
-# --help, so they can never drift from it; devices are block devices,
+# Subcommands, options (and which of them take a value) and column
+# names come from the binary's own --help, which each command's options
+# table makes (cli/common/opts.h), so they can never drift from it; devices are block devices,
 # LABEL=/UUID= as libblkid knows them (blkid(8)), and files.
 
 # What bash treats as the current word may stop at '=' or ':'; reply
@@ -30,6 +31,22 @@ _ext4dev_help_opts()
 {
 	"$@" --help 2>/dev/null |
 		sed -n 's/^ *\(-[A-Za-z0-9]\)\{0,1\}[, ]*\(--[a-z][a-z-]*\)\{0,1\}.*/\1 \2/p'
+}
+
+# Of those, the ones that take a value: the left column of the line has
+# a word after the option names ("-c, --check <state>", "-J size=<MiB>").
+_ext4dev_help_valued()
+{
+	"$@" --help 2>/dev/null |
+		awk '/^ +-/ {
+			line = $0
+			sub(/^ +/, "", line)
+			split(line, col, /  +/)
+			n = split(col[1], w, /,? +/)
+			if (w[n] !~ /^-/)
+				for (i = 1; i < n; i++)
+					print w[i]
+		}'
 }
 
 _ext4dev_columns()
@@ -103,6 +120,9 @@ help -h --help -V --version"
 		first=2
 		;;
 	esac
+	local args=("$bin") valued
+	[ "$first" = 2 ] && args+=("$cmd")
+	valued=" $(_ext4dev_help_valued "${args[@]}" | tr '\n' ' ') "
 	# Values of options that take one, whether "--opt val" or "--opt=val".
 	local opt=$prev val=$cur
 	case $cur in
@@ -119,44 +139,34 @@ help -h --help -V --version"
 		mapfile -t COMPREPLY < <(compgen -f -- "$val")
 		compopt -o filenames 2>/dev/null
 		return 0 ;;
-	*:--wait | mkfs:-[bCiImgGLUMNOEJtTe] | mount:-[Not])
-		COMPREPLY=()
-		return 0 ;;
 	esac
+	# Any other value: nothing to offer.
+	if [[ $valued == *" $opt "* ]]; then
+		COMPREPLY=()
+		return 0
+	fi
 	if [[ $cur == -* ]]; then
-		local args=("$bin")
-		[ "$first" = 2 ] && args+=("$cmd")
 		_ext4dev_reply "$cur" "$(_ext4dev_help_opts "${args[@]}")"
 		return 0
 	fi
 	_ext4dev_devices "$cur"
+	# The operands so far: words that are no option and no option's value.
+	local ops=0
+	for ((i = first; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) [[ $valued == *" ${COMP_WORDS[i]} "* ]] && i=$((i + 1)) ;;
+		*) ops=$((ops + 1)) ;;
+		esac
+	done
 	# mount's second operand is the mount point: directories.
 	if [ "$cmd" = mount ]; then
-		local ops=0
-		for ((i = first; i < COMP_CWORD; i++)); do
-			case ${COMP_WORDS[i]} in
-			-[Not]) i=$((i + 1)) ;;
-			-*) ;;
-			*) ops=$((ops + 1)) ;;
-			esac
-		done
 		if [ "$ops" -ge 1 ]; then
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			compopt -o filenames 2>/dev/null
 		fi
 	fi
 	# mkfs's second operand is a size: nothing to offer there.
-	if [ "$cmd" = mkfs ]; then
-		local ops=0
-		for ((i = first; i < COMP_CWORD; i++)); do
-			case ${COMP_WORDS[i]} in
-			-[bCiImgGLUMNOEJtTe] | --wait) i=$((i + 1)) ;;
-			-*) ;;
-			*) ops=$((ops + 1)) ;;
-			esac
-		done
-		[ "$ops" -ge 1 ] && COMPREPLY=()
-	fi
+	[ "$cmd" = mkfs ] && [ "$ops" -ge 1 ] && COMPREPLY=()
 	return 0
 }
 complete -F _ext4dev ext4dev mkfs.ext4dev mount.ext4dev

@@ -6,7 +6,6 @@
  * parameter stages.  An mke2fs option we do not
  * implement is a usage error that names it, never silently ignored.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,10 @@
 
 #include <uuid/uuid.h>
 
+#include "commands.h"
 #include "exitcodes.h"
 #include "mkfs.h"
+#include "opts.h"
 #include "report.h"
 #include "version.h"
 
@@ -23,6 +24,61 @@
 
 /* parse_switch() and parse_valued(): the letter is the other's. */
 enum { EXT4DEV_NOT_MINE = -2 };
+
+enum { EXT4DEV_MKFS_OPT_PRODUCTION = EXT4DEV_OPT_OWN };
+
+/*
+ * mke2fs's letters, with mke2fs's meaning.  The rows without help are
+ * the mke2fs options we leave out: getopt reads them (and their
+ * argument) so that the error can name them.
+ */
+const struct opts_table mkfs_options = {
+	.specs = (const struct opts_spec[]) {
+		{ 'b', NULL, "<size>", "block size in bytes" },
+		{ 'C', NULL, "<size>", "cluster size (bigalloc)" },
+		{ 'i', NULL, "<bytes>", "bytes per inode" },
+		{ 'I', NULL, "<size>", "inode size in bytes" },
+		{ 'N', NULL, "<count>", "number of inodes" },
+		{ 'm', NULL, "<percent>", "blocks reserved for the super user" },
+		{ 'L', NULL, "<label>", "volume label" },
+		{ 'U', NULL, "<uuid>", "UUID (or clear, random, time)" },
+		{ 'M', NULL, "<dir>", "last-mounted directory" },
+		{ 'O', NULL, "<features>", "features to set, ^feature to "
+		  "clear" },
+		{ 'E', NULL, "<options>", "extended options, see below" },
+		{ 'j', NULL, NULL, "add a journal" },
+		{ 'J', NULL, "size=<MiB>", "journal size" },
+		{ 'T', NULL, "<usage-types>", "mke2fs.conf usage types" },
+		{ 't', NULL, "<fs-type>", "mke2fs.conf filesystem type "
+		  "(default ext4,\nthen ext4dev if the file has it)" },
+		{ 'g', NULL, "<blocks>", "blocks per group" },
+		{ 'G', NULL, "<groups>", "groups per flex_bg" },
+		{ 'e', NULL, "<behaviour>", "continue, remount-ro or panic on "
+		  "errors" },
+		{ 'F', NULL, NULL, "overwrite an existing filesystem or "
+		  "signature" },
+		{ 'n', NULL, NULL, "print the layout, write nothing" },
+		{ 'q', NULL, NULL, "print nothing on success" },
+		{ 'v', NULL, NULL, "print the details" },
+		{ EXT4DEV_MKFS_OPT_PRODUCTION, "production", NULL,
+		  "leave the test_filesystem flag clear" },
+		EXT4DEV_OPTS_WAIT,
+		EXT4DEV_OPTS_VERSION,
+		EXT4DEV_OPTS_HELP,
+		{ 'c', NULL, NULL, NULL },
+		{ 'd', NULL, "<root-directory>", NULL },
+		{ 'D', NULL, NULL, NULL },
+		{ 'l', NULL, "<bad-blocks-file>", NULL },
+		{ 'o', NULL, "<creator-os>", NULL },
+		{ 'r', NULL, "<revision>", NULL },
+		{ 's', NULL, "<sparse-flag>", NULL },
+		{ 'S', NULL, NULL, NULL },
+		{ 'K', NULL, NULL, NULL },
+		{ 'R', NULL, "<raid-options>", NULL },
+		{ 'z', NULL, "<undo-file>", NULL },
+		{ 0 }
+	},
+};
 
 static int print_help(void)
 {
@@ -35,39 +91,9 @@ static int print_help(void)
 	       "mke2fs.conf apply after the ext4 stanza's.\n"
 	       "<size> is in blocks, or in bytes with a K, M, G or T suffix;"
 	       "\na missing image file is created with that size.\n\n"
-	       "Options (as in mke2fs(8)):\n"
-	       " -b <size>             block size in bytes\n"
-	       " -C <size>             cluster size (bigalloc)\n"
-	       " -i <bytes>            bytes per inode\n"
-	       " -I <size>             inode size in bytes\n"
-	       " -N <count>            number of inodes\n"
-	       " -m <percent>          blocks reserved for the super user\n"
-	       " -L <label>            volume label\n"
-	       " -U <uuid>             UUID (or clear, random, time)\n"
-	       " -M <dir>              last-mounted directory\n"
-	       " -O <features>         features to set, ^feature to clear\n"
-	       " -E <options>          extended options, see below\n"
-	       " -j                    add a journal\n"
-	       " -J size=<MiB>         journal size\n"
-	       " -T <usage-types>      mke2fs.conf usage types\n"
-	       " -t <fs-type>          mke2fs.conf filesystem type "
-	       "(default ext4,\n"
-	       "                       then ext4dev if the file has it)\n"
-	       " -g <blocks>           blocks per group\n"
-	       " -G <groups>           groups per flex_bg\n"
-	       " -e <behaviour>        continue, remount-ro or panic on "
-	       "errors\n"
-	       " -F                    overwrite an existing filesystem or "
-	       "signature\n"
-	       " -n                    print the layout, write nothing\n"
-	       " -q                    print nothing on success\n"
-	       " -v                    print the details\n"
-	       "     --production      leave the test_filesystem flag clear\n"
-	       "     --wait <seconds>  give up if another process holds "
-	       "the device that long\n"
-	       " -V, --version         display the version\n"
-	       " -h, --help            display this help\n\n"
-	       "Extended options (-E, comma-separated, as in mke2fs(8)):\n");
+	       "Options (as in mke2fs(8)):\n");
+	opts_print_help(&mkfs_options);
+	printf("\nExtended options (-E, comma-separated, as in mke2fs(8)):\n");
 	mkfs_print_ext_help();
 	return EXT4DEV_EXIT_OK;
 }
@@ -247,7 +273,7 @@ static int parse_switch(struct mkfs_opts *o, int c)
 	case 'v':
 		o->verbose = true;
 		return EXT4DEV_CONTINUE;
-	case 'P':
+	case EXT4DEV_MKFS_OPT_PRODUCTION:
 		o->production = true;
 		return EXT4DEV_CONTINUE;
 	case 'h':
@@ -294,15 +320,17 @@ static int parse_valued(struct mkfs_opts *o, int c, char *arg)
 		return parse_once(&o->fs_type, arg, c);
 	case 'T':
 		return parse_once(&o->usage_types, arg, c);
-	case 'W':
+	case EXT4DEV_OPT_WAIT:
 		return fsio_parse_wait(arg, &o->wait_secs) ? EXT4DEV_CONTINUE :
 		       report_usage(CMD, "invalid --wait seconds '%s'", arg);
 	}
 	return EXT4DEV_NOT_MINE;
 }
 
-static int parse_one(struct mkfs_opts *o, int c, char **argv)
+static int parse_one(struct mkfs_opts *o, const struct opts_parser *p,
+		     int c, char **argv)
 {
+	const struct opts_spec *s = opts_find(&mkfs_options, c);
 	int rc = parse_switch(o, c);
 
 	if (rc == EXT4DEV_NOT_MINE)
@@ -310,10 +338,10 @@ static int parse_one(struct mkfs_opts *o, int c, char **argv)
 	if (rc != EXT4DEV_NOT_MINE)
 		return rc;
 	/* mke2fs options we leave out: name them, do not ignore them. */
-	if (c != '?' && c != ':' && strchr("cdDlorsSKRz", c))
+	if (s && !s->help)
 		return report_usage(CMD, "mke2fs option '-%c' is not "
 				    "supported by ext4dev mkfs", c);
-	return report_bad_option(CMD, c, argv);
+	return opts_error(p, c, argv);
 }
 
 static int parse_operands(struct mkfs_opts *o, int argc, char **argv)
@@ -341,22 +369,12 @@ static int parse_operands(struct mkfs_opts *o, int argc, char **argv)
 
 int mkfs_parse_args(struct mkfs_opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "production", no_argument, NULL, 'P' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	/* mke2fs's letters, so the unsupported ones can be named. */
-	static const char optstr[] =
-		":b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:ST:U:Vz:h";
+	struct opts_parser p;
 	int c, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
-		rc = parse_one(o, c, argv);
+	opts_start(&p, &mkfs_options, CMD);
+	while ((c = opts_next(&p, argc, argv)) != -1) {
+		rc = parse_one(o, &p, c, argv);
 		if (rc != EXT4DEV_CONTINUE)
 			return rc;
 	}

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The bash completion, sourced into a plain bash and called as bash
 # would call it: COMPREPLY asserted for subcommands, each subcommand's
-# options, -o column names, --check values, devices (block devices,
-# LABEL=/UUID= from libblkid, files), for ext4dev and mkfs.ext4dev.
+# options and which take a value, -o column names, --check values,
+# devices (block devices, LABEL=/UUID= from libblkid, files), for
+# ext4dev and mkfs.ext4dev.
 source "$(dirname "$0")/lib.sh"
 COMPLETION=$(dirname "$0")/../../cli/completion/ext4dev.bash
 PATH=$(dirname "$EXT4DEV"):$PATH
@@ -78,6 +79,12 @@ check "mount.ext4dev options" has "mount.ext4dev $WORK/compl-image.img $WORK/mnt
 check "mount's device: files" exactly "ext4dev mount $WORK/compl-i" "$WORK/compl-image.img"
 check "mount's mount point: directories" exactly "mount.ext4dev $WORK/compl-image.img $WORK/mnt" "$WORK/mntpt"
 check "-z takes a file" exactly "ext4dev mark-test -z $WORK/compl-" "$WORK/compl-image.img"
+# Which options take a value comes from --help too: no devices there,
+# and the value is no operand.
+check "mkfs -b value: nothing" exactly "ext4dev mkfs -b "
+check "--wait value: nothing" exactly "ext4dev show-flags --wait "
+check "mount -o value: nothing" exactly "mount.ext4dev -o "
+check "mount -N value is no operand" exactly "mount.ext4dev -N ns $WORK/compl-i" "$WORK/compl-image.img"
 blockdev=$(ls /sys/class/block | head -1)
 if [ -n "$blockdev" ]; then
 	check "block devices" has "ext4dev show-flags /dev/${blockdev:0:3}" "/dev/$blockdev"

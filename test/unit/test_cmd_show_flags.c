@@ -20,7 +20,7 @@
 static int run_captured(int argc, char **argv, char *out, size_t len)
 {
 	static const struct ext4dev_cmd cmd = { "show-flags", cmd_show_flags,
-						0, "" };
+						0, "", &show_flags_options };
 	char path[] = "/tmp/ext4dev-unit-out.XXXXXX";
 	int fd = mkstemp(path), saved, rc;
 	FILE *f;
