@@ -90,7 +90,7 @@ one_layout ext3 64M -t ext3 -b 1024
 
 # One stale backup only (flipped by the fault tests' independent
 # superblock tool, checksum recomputed): just that one is written.
-SBTOOL=$(dirname "$0")/../fault/sbtool.py
+SBTOOL=$(dirname "$0")/../pylib/sbtool.py
 only_one_written() {
 	local img=$WORK/one.img b bs
 	mkimg "$img" 64M -t ext4 -b 1024 -E test_fs
