@@ -20,7 +20,7 @@ With EXT4DEV_VALGRIND=<valgrind> every run goes through memcheck
 instead (a release build): ASan sees only our code, memcheck also sees
 inside libext2fs, libblkid and libsmartcols as they parse the image.
 
-Usage: hostile_flip.py [CASES] [SEED]  (env: EXT4DEV; default 1000 cases,
+Usage: flip_bytes.py [CASES] [SEED]  (env: EXT4DEV; default 1000 cases,
 seed 1; EXT4DEV_HOSTILE_SEED overrides the seed, EXT4DEV_HOSTILE_KEEP=DIR
 keeps every failing image there)
 """
@@ -41,7 +41,7 @@ from ext4dev_test import (Tally, data_extents, sampled_leaks,  # noqa: E402
 
 EXT4DEV = os.environ['EXT4DEV']
 VALGRIND = os.environ.get('EXT4DEV_VALGRIND')
-NAME = 'valgrind_flip' if VALGRIND else 'hostile_flip'
+NAME = 'flip_bytes_valgrind' if VALGRIND else 'flip_bytes'
 TIMEOUT = 60 if VALGRIND else 20
 MEMCHECK = [VALGRIND, '-q', '--error-exitcode=99', '--leak-check=full',
             '--errors-for-leak-kinds=definite',
