@@ -23,6 +23,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/console.sh"
 # shellcheck source=test/qemu/verdict.sh
 . "$here/verdict.sh"
+# shellcheck source=test/vm/vm.sh
+. "$here/../vm/vm.sh"
 
 # The guest's verdict through isa-debug-exit: QEMU exits with
 # (value << 1) | 1.  Values that QEMU itself never exits with.
@@ -121,42 +123,9 @@ make_disks_modular() {
 	make_disks_require "$@"
 }
 
-# KVM only where a probe boot of this kernel works: on some hosts /dev/kvm
-# exists but aborts or hangs ordinary guests.  The answer is cached per
-# host kernel and QEMU version.
-probe_kvm() {
-	local memo log ok=no
-
-	[[ -w /dev/kvm ]] || { echo tcg; return; }
-	memo=$kernel_cache/kvm-probe.$( (uname -r; qemu-system-x86_64 --version) |
-		sha256sum | cut -c1-12)
-	if [[ ! -f $memo ]]; then
-		log=$(mktemp)
-		if timeout -k 2 10 qemu-system-x86_64 -accel kvm -m 128M \
-			-nodefaults -no-reboot -display none -monitor none \
-			-serial "file:$log" -kernel "$kernel" \
-			-append "console=ttyS0 panic=-1" >/dev/null 2>&1 &&
-			grep -q 'Kernel panic' "$log"; then
-			ok=yes
-		fi
-		rm -f "$log"
-		mkdir -p "$kernel_cache"
-		echo "$ok" >"$memo"
-	fi
-	[[ $(<"$memo") == yes ]] && echo kvm || echo tcg
-}
-
-choose_accel() {
-	case ${EXT4DEV_QEMU_ACCEL:-auto} in
-	auto) probe_kvm ;;
-	tcg | kvm) echo "$EXT4DEV_QEMU_ACCEL" ;;
-	*) die "EXT4DEV_QEMU_ACCEL must be auto, tcg or kvm" ;;
-	esac
-}
-
 # The QEMU command line, one word per line (read with mapfile).
 qemu_args() {
-	local role n=0 append ro
+	local role n=0 append
 
 	append="console=ttyS0 panic=-1 ext4dev.suite=$suite ext4dev.mkfs=$MAIN_MKFS"
 	[[ $suite == require ]] && append+=" ext4.require_test_fs=1"
@@ -172,12 +141,8 @@ qemu_args() {
 	fi
 	[[ -n $only ]] && append+=" ext4dev.only=$only"
 	((shell)) && append+=" ext4dev.shell=1"
-	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
-	printf '%s\n' -accel "$accel" -cpu max -m 256M -smp 1 -nodefaults -no-reboot \
-		-display none -monitor none \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-kernel "$kernel" -initrd "$initramfs" -append "$append"
-	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	vm_base_args "$accel" 256M "$kernel" "$append"
+	printf '%s\n' -initrd "$initramfs"
 	if ((shell)); then
 		printf '%s\n' -serial mon:stdio
 	else
@@ -187,10 +152,8 @@ qemu_args() {
 	for role in $roles; do
 		n=$((n + 1))
 		# "readonly": a disk the guest's kernel marks read-only.
-		ro=""
-		[[ $role == readonly ]] && ro=,readonly=on
-		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw$ro" \
-			-device "virtio-blk-pci,drive=d$n,serial=$role"
+		vm_disk "$n" "$out/disks/$role.img" "$role" \
+			"$([[ $role == readonly ]] && echo ro)"
 	done
 	# /dev/sda in the guest: a SCSI disk, named as on real machines.
 	if [[ -f $out/disks/parts.img ]]; then
@@ -246,7 +209,7 @@ host_checks() {
 }
 
 main() {
-	local limit=${EXT4DEV_QEMU_TIMEOUT:-180} status=0 start why qemu
+	local limit=${EXT4DEV_QEMU_TIMEOUT:-180} status=0 why qemu
 
 	kernel="" initramfs="" suite="" out="" expect="" only="" shell=0
 	while (($#)); do
@@ -269,13 +232,7 @@ main() {
 	# Nothing from an earlier boot may survive into this one's verdicts.
 	rm -rf "$out"
 	mkdir -p "$out/disks"
-	command -v qemu-system-x86_64 >/dev/null ||
-		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
-	if [[ ! -f $kernel ]]; then
-		[[ -r $kernel_tarball ]] ||
-			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
-		die "no kernel '$kernel' (kernel/build.sh makes it)"
-	fi
+	vm_require "$kernel"
 	[[ -f $initramfs ]] || die "no initramfs '$initramfs' (mkinitramfs.sh makes it)"
 	[[ -n $only ]] && expect=${only//,/ }
 	roles=$("make_disks_$suite" "$out/disks")
@@ -285,35 +242,20 @@ main() {
 		make_parts_disk "$out/disks/parts.img"
 	fi
 	untouched_sum=$(sha256sum <"$out/disks/untouched.img")
-	accel=$(choose_accel)
+	accel=$(vm_accel "$kernel")
 	mapfile -t qemu < <(qemu_args)
-	printf '%q ' qemu-system-x86_64 "${qemu[@]}" >"$out/qemu.cmd"
-	echo >>"$out/qemu.cmd"
-
-	start=$EPOCHREALTIME
 	if ((shell)); then
 		qemu-system-x86_64 "${qemu[@]}" || true
 		return 0
 	fi
-	timeout -k 5 "$limit" qemu-system-x86_64 "${qemu[@]}" </dev/null || status=$?
-	echo "boot ($suite, $accel): QEMU exit status $status after" \
-		"$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s wall"
+	vm_run "$suite, $accel" "$limit" "${qemu[@]}"
+	status=$vm_status
 
 	host_checks >"$out/host.ktap"
 	ktap | grep -E '^(not )?ok [0-9]' || true
 	grep -E '^(not )?ok [0-9]' "$out/host.ktap" | sed 's/^/host: /'
-	if why=$(judge_boot "$status" "$limit"); then
-		echo ok >"$out/boot.status"
-		echo "boot ok; logs in $out"
-	else
-		echo "not ok: $why" >"$out/boot.status"
-		echo "FAIL: $why" >&2
-		echo "--- last lines of the console ($out/console.log):" >&2
-		tr -d '\r' <"$out/console.log" | tail -n 25 >&2
-		echo "console log: $out/console.log" >&2
-		echo "KTAP report: $out/results.ktap" >&2
-		return 1
-	fi
+	why=$(judge_boot "$status" "$limit") || true
+	vm_verdict "$why" 25
 }
 
 main "$@"

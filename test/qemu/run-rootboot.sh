@@ -31,20 +31,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/lib.sh"
 # shellcheck source=kernel/console.sh
 . "$here/../../kernel/console.sh"
+# shellcheck source=test/vm/vm.sh
+. "$here/../vm/vm.sh"
 
 readonly IMAGE_MB=8
 # e2fsck and its libraries (~3.5 MB) need a bigger root.
 readonly FSCK_IMAGE_MB=16
-
-fail_boot() {
-	echo "not ok: $*" >"$out/boot.status"
-	die "$*"
-}
-
-skip_boot() {
-	echo "skip: $*" >"$out/boot.status"
-	skip "$*"
-}
 
 mkimg() {
 	local img=$1
@@ -129,15 +121,12 @@ make_case() {
 qemu_args() {
 	local img n=0
 
-	printf '%s\n' -accel tcg -cpu max -m 128M -smp 1 -nodefaults -no-reboot \
-		-display none -monitor none -kernel "$kernel" \
-		-serial "file:$out/console.log" \
-		-append "console=ttyS0 root=/dev/vda rootwait panic=-1 kunit.enable=0 $append"
-	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	vm_base_args "$(vm_accel "$kernel")" 128M "$kernel" \
+		"console=ttyS0 root=/dev/vda rootwait panic=-1 kunit.enable=0 $append"
+	printf '%s\n' -serial "file:$out/console.log"
 	for img in $images; do
 		n=$((n + 1))
-		printf '%s\n' -drive "file=$img,if=none,id=d$n,format=raw" \
-			-device "virtio-blk-pci,drive=d$n"
+		vm_disk "$n" "$img"
 	done
 }
 
@@ -146,7 +135,7 @@ usage() {
 }
 
 main() {
-	local limit=${EXT4DEV_QEMU_TIMEOUT:-60} status=0 start trouble qemu
+	local limit=${EXT4DEV_QEMU_TIMEOUT:-60} status=0 trouble qemu
 
 	kernel="" case="" out=""
 	while (($#)); do
@@ -162,24 +151,13 @@ main() {
 	[[ -n $kernel && -n $case && -n $out ]] || { usage >&2; exit 2; }
 	rm -rf "$out"
 	mkdir -p "$out"
-	command -v qemu-system-x86_64 >/dev/null ||
-		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
-	if [[ ! -f $kernel ]]; then
-		[[ -r $kernel_tarball ]] ||
-			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
-		fail_boot "no kernel '$kernel' (kernel/build.sh makes it)"
-	fi
+	vm_require "$kernel"
 	"${CC:-cc}" -static -Os -Wall -o "$out/rootinit" "$here/rootinit.c" ||
 		skip_boot "cannot build a static rootinit (libc6-dev has libc.a)"
 	make_case
 	mapfile -t qemu < <(qemu_args)
-	printf '%q ' qemu-system-x86_64 "${qemu[@]}" >"$out/qemu.cmd"
-	echo >>"$out/qemu.cmd"
-
-	start=$EPOCHREALTIME
-	timeout -k 5 "$limit" qemu-system-x86_64 "${qemu[@]}" </dev/null || status=$?
-	echo "root boot ($case): QEMU exit status $status after" \
-		"$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s wall"
+	vm_run "root boot, $case" "$limit" "${qemu[@]}"
+	status=$vm_status
 	# -no-reboot: init's reboot and the kernel's panic=-1 both end QEMU
 	# with status 0; anything else is a hang or a QEMU error.
 	[[ $status == 0 ]] || fail_boot "QEMU ended with status $status (124: timeout after $limit s)"

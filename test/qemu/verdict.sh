@@ -56,12 +56,6 @@ judge_boot() {
 	fi
 }
 
-# A boot that cannot run here: say so in boot.status and exit 77.
-skip_boot() {
-	echo "skip: $*" >"$out/boot.status"
-	skip "$*"
-}
-
 # For a check script: the boot in directory $1 must have run and worked
 # before any of its checks can.  A skipped boot skips the check (exit
 # 77); a missing or failed boot goes to the caller's fail().

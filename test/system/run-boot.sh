@@ -28,6 +28,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/console.sh"
 # shellcheck source=test/qemu/verdict.sh
 . "$here/../qemu/verdict.sh"
+# shellcheck source=test/vm/vm.sh
+. "$here/../vm/vm.sh"
 
 readonly EXIT_PASS=33 EXIT_FAIL=35
 readonly DISK_MB=32
@@ -96,20 +98,14 @@ qemu_args() {
 	# A failed fstab mount must fail its check, not stop the boot in
 	# emergency mode until the timeout.
 	[[ $boot == stock ]] && append+=" systemd.mask=emergency.service"
-	append+=${EXT4DEV_QEMU_APPEND:+ $EXT4DEV_QEMU_APPEND}
 	# Debian's initrd unpacks its modules into RAM.
 	[[ -z $initrd ]] || mem=1G
-	printf '%s\n' -accel tcg -cpu max -m "$mem" -smp 1 \
-		-nodefaults -no-reboot -display none -monitor none \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-kernel "$kernel" -append "$append" \
-		-serial "file:$out/console.log" -serial "file:$out/results.ktap"
+	vm_base_args "$(vm_accel "$kernel")" "$mem" "$kernel" "$append"
+	printf '%s\n' -serial "file:$out/console.log" -serial "file:$out/results.ktap"
 	[[ -z $initrd ]] || printf '%s\n' -initrd "$initrd"
-	[[ -f /usr/share/qemu/qboot.rom ]] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
 	for role in $(roles); do
 		n=$((n + 1))
-		printf '%s\n' -drive "file=$out/disks/$role.img,if=none,id=d$n,format=raw" \
-			-device "virtio-blk-pci,drive=d$n,serial=$role"
+		vm_disk "$n" "$out/disks/$role.img" "$role"
 	done
 }
 
@@ -133,7 +129,7 @@ host_checks() {
 }
 
 main() {
-	local status=0 start secs why from="" role
+	local status=0 why from="" role
 	local -a qemu
 
 	kernel="" initrd="" rootfs="" boot="" out="" expect="" limit=""
@@ -156,18 +152,7 @@ main() {
 	[[ -n $limit ]] || limit=${EXT4DEV_SYSTEM_TIMEOUT:-$([[ -n $initrd ]] && echo 360 || echo 180)}
 	rm -rf "$out"
 	mkdir -p "$out/disks"
-	command -v qemu-system-x86_64 >/dev/null ||
-		skip_boot "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
-	if [[ -n $initrd && ! -f $initrd ]]; then
-		skip_boot "no initrd '$initrd' (mkrootfs.sh --stock makes it)"
-	fi
-	if [[ ! -f $kernel && -n $initrd ]]; then
-		skip_boot "no kernel '$kernel' (mkrootfs.sh --stock makes it)"
-	elif [[ ! -f $kernel ]]; then
-		[[ -r $kernel_tarball ]] ||
-			skip_boot "no kernel: '$kernel_tarball' not found (apt-get install linux-source-6.12)"
-		die "no kernel '$kernel' (kernel/build.sh makes it)"
-	fi
+	vm_require "$kernel" "$initrd"
 	if [[ $boot != 2 ]]; then
 		[[ -f $rootfs ]] || skip_boot "no root image '$rootfs' (the system.rootfs test makes it; it needs mmdebstrap)"
 		make_disks
@@ -180,14 +165,8 @@ main() {
 		done
 	fi
 	mapfile -t qemu < <(qemu_args)
-	printf '%q ' qemu-system-x86_64 "${qemu[@]}" >"$out/qemu.cmd"
-	echo >>"$out/qemu.cmd"
-
-	start=$EPOCHREALTIME
-	timeout -k 5 "$limit" qemu-system-x86_64 "${qemu[@]}" </dev/null || status=$?
-	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-	echo "boot $boot: QEMU exit status $status after $secs s wall"
-	echo "$secs" >"$out/boot.seconds"
+	vm_run "boot $boot" "$limit" "${qemu[@]}"
+	status=$vm_status
 	if [[ $boot == 1 || $boot == stock ]]; then
 		host_checks >"$out/host.ktap"
 	else
@@ -195,16 +174,8 @@ main() {
 	fi
 	ktap | grep -E '^(not )?ok [0-9]' || true
 	grep -E '^(not )?ok [0-9]' "$out/host.ktap" | sed 's/^/host: /' || true
-	if why=$(judge_boot "$status" "$limit"); then
-		echo ok >"$out/boot.status"
-		echo "boot ok; logs in $out"
-	else
-		echo "not ok: $why" >"$out/boot.status"
-		echo "FAIL: $why" >&2
-		echo "--- last lines of the console ($out/console.log):" >&2
-		tr -d '\r' <"$out/console.log" | tail -n 40 >&2
-		return 1
-	fi
+	why=$(judge_boot "$status" "$limit") || true
+	vm_verdict "$why" 40
 }
 
 main "$@"
