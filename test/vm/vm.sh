@@ -6,6 +6,7 @@
 # A launcher keeps only what is its own: its disks, its kernel command
 # line, how it judges the console.  Sourced after kernel/lib.sh (die,
 # skip, $kernel_cache, $kernel_tarball); the caller sets $out.
+# shellcheck disable=SC2154 # those variables are the caller's
 
 # The boot cannot run here: say so in boot.status (check.sh reads it)
 # and skip; it failed: say so and die.
