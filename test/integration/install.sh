@@ -57,7 +57,7 @@ check "the installed ext4dev is this build's" cmp -s "$DEST/ext4dev" "$EXT4DEV"
 
 # skip_rest WHY: the rest cannot run; a failure so far still fails.
 skip_rest() {
-	if [ "$FAILS" != 0 ]; then
+	if [ "$KTAP_FAIL" != 0 ]; then
 		finish || exit 1
 	fi
 	skip "$1 (the install checks passed)"

@@ -15,28 +15,30 @@ export E2FSPROGS_FAKE_TIME=1700000000 SOURCE_DATE_EPOCH=1700000000
 TEST_NAME=$(basename "$0" .sh)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ext4dev-$TEST_NAME.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-FAILS=0
-CHECKS=0
+# shellcheck source=test/lib/ktap.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/ktap.sh"
+ktap_header
 
+# fail WHAT: a check that failed, as a KTAP "not ok" line (the command's
+# own output, above it, says why).
 fail() {
-	echo "FAIL: $*" >&2
-	FAILS=$((FAILS + 1))
+	ktap_fail "$*"
 }
 
+# pass [WHAT]: a check that held; unnamed ones are numbered.
 pass() {
-	CHECKS=$((CHECKS + 1))
+	ktap_pass "${1:-$TEST_NAME check $((KTAP_COUNT + 1))}"
 }
 
 # check DESCRIPTION COMMAND...: the command must succeed.
 check() {
 	local what=$1
 	shift
-	if "$@"; then pass; else fail "$what"; fi
+	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 
-# Finish: print the plain closing line CTest logs show, exit 0/1.
+# finish: the totals, and exit 0 when nothing failed.
 finish() {
-	echo "$TEST_NAME: $CHECKS passed, $FAILS failed"
-	[ "$FAILS" -eq 0 ]
+	ktap_totals "$TEST_NAME"
+	[ "$KTAP_FAIL" -eq 0 ]
 }
-
