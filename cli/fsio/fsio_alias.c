@@ -19,16 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <linux/loop.h>
-
 #include "fsio.h"
+#include "fsio_blk.h"
 
-#define FSIO_SECTOR 512ULL
 #define FSIO_TO_END UINT64_MAX
 #define FSIO_MAX_PARTS 128
 
@@ -37,13 +33,6 @@ struct span {
 	dev_t file_dev;
 	ino_t file_ino;
 	uint64_t start, end;	/* end exclusive; FSIO_TO_END: to EOF */
-};
-
-/* A block device as sysfs lists it: "loop1", "loop1p2". */
-struct blk {
-	char name[NAME_MAX + 1];
-	dev_t rdev;
-	uint64_t start, size;	/* a partition's, in sectors */
 };
 
 static uint64_t span_end(uint64_t start, uint64_t len)
@@ -57,150 +46,15 @@ static bool overlaps(const struct span *s, uint64_t start, uint64_t end)
 	return start < s->end && s->start < end;
 }
 
-static bool sysfs_u64(const char *dir, const char *attr, uint64_t *v)
-{
-	char path[PATH_MAX];
-	unsigned long long n;
-	bool ok;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	ok = fscanf(f, "%llu", &n) == 1;
-	fclose(f);
-	if (ok)
-		*v = n;
-	return ok;
-}
-
-static bool sysfs_dev(const char *dir, dev_t *rdev)
-{
-	char path[PATH_MAX];
-	unsigned int maj, min;
-	bool ok;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/dev", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	ok = fscanf(f, "%u:%u", &maj, &min) == 2;
-	fclose(f);
-	if (ok)
-		*rdev = makedev(maj, min);
-	return ok;
-}
-
-/* Open /dev/@name only if it is the block device @rdev. */
-static int open_node(const char *name, dev_t rdev, int flags)
-{
-	char node[PATH_MAX];
-	struct stat st;
-	int fd;
-
-	snprintf(node, sizeof(node), "/dev/%s", name);
-	fd = open(node, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != rdev) {
-		close(fd);
-		return -ENODEV;
-	}
-	return fd;
-}
-
-/* LOOP_GET_STATUS64 of loop device @b; false if it is not bound. */
-static bool loop_status(const struct blk *b, struct loop_info64 *li)
-{
-	int fd = open_node(b->name, b->rdev, O_RDONLY);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	/* Zeroed first: valgrind cannot see what this ioctl fills in. */
-	memset(li, 0, sizeof(*li));
-	ok = !ioctl(fd, LOOP_GET_STATUS64, li);
-	close(fd);
-	return ok;
-}
-
-/* lo_device is the kernel's huge_encode_dev() of the file's st_dev. */
-static dev_t loop_file_dev(const struct loop_info64 *li)
-{
-	return makedev((unsigned int)((li->lo_device & 0xfff00) >> 8),
-		       (unsigned int)((li->lo_device & 0xff) |
-				      ((li->lo_device >> 12) & 0xfff00)));
-}
-
-/* The partitions sysfs lists under block device @name. */
-static unsigned int list_parts(const char *name, struct blk *p,
-			       unsigned int max)
-{
-	char dir[NAME_MAX + 16], sub[PATH_MAX];
-	unsigned int n = 0;
-	struct dirent *d;
-	uint64_t v;
-	DIR *sys;
-
-	snprintf(dir, sizeof(dir), "/sys/block/%s", name);
-	sys = opendir(dir);
-	if (!sys)
-		return 0;
-	while (n < max && (d = readdir(sys))) {
-		snprintf(sub, sizeof(sub), "%s/%s", dir, d->d_name);
-		if (d->d_name[0] == '.' || !sysfs_u64(sub, "partition", &v) ||
-		    !sysfs_dev(sub, &p[n].rdev) ||
-		    !sysfs_u64(sub, "start", &p[n].start) ||
-		    !sysfs_u64(sub, "size", &p[n].size))
-			continue;
-		snprintf(p[n].name, sizeof(p[n].name), "%s", d->d_name);
-		n++;
-	}
-	closedir(sys);
-	return n;
-}
-
-/*
- * The block device dev->path names, as sysfs sees it: *@self, and the
- * whole disk *@whole (the same for a whole disk).  False for a file.
- */
-static bool target_blk(const char *path, struct blk *self, struct blk *whole)
-{
-	char sys[64], dir[PATH_MAX], *slash;
-	struct stat st;
-	uint64_t v;
-
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return false;
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u",
-		 major(st.st_rdev), minor(st.st_rdev));
-	if (!realpath(sys, dir))
-		return false;
-	memset(self, 0, sizeof(*self));
-	self->rdev = st.st_rdev;
-	snprintf(self->name, sizeof(self->name), "%s", strrchr(dir, '/') + 1);
-	*whole = *self;
-	if (!sysfs_u64(dir, "partition", &v))
-		return true;
-	sysfs_u64(dir, "start", &self->start);
-	sysfs_u64(dir, "size", &self->size);
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-	snprintf(whole->name, sizeof(whole->name), "%s", strrchr(dir, '/') + 1);
-	return sysfs_dev(dir, &whole->rdev);
-}
-
 /*
  * What dev->path covers of a regular file: the whole of an image, or a
  * loop device's window of its backing file (*@own: that loop device,
  * which is not another name).  False when no file is under it.
  */
-static bool target_span(const char *path, struct span *s, struct blk *own)
+static bool target_span(const char *path, struct span *s, struct fsio_blk *own)
 {
 	struct loop_info64 li;
-	struct blk self;
+	struct fsio_blk self;
 	struct stat st;
 
 	memset(own, 0, sizeof(*own));
@@ -210,9 +64,10 @@ static bool target_span(const char *path, struct span *s, struct blk *own)
 		*s = (struct span){ st.st_dev, st.st_ino, 0, FSIO_TO_END };
 		return true;
 	}
-	if (!target_blk(path, &self, own) || !loop_status(own, &li))
+	if (!fsio_blk_of_path(path, &self, own) ||
+	    !fsio_blk_loop_status(own, &li))
 		return false;
-	s->file_dev = loop_file_dev(&li);
+	s->file_dev = fsio_blk_loop_file_dev(&li);
 	s->file_ino = (ino_t)li.lo_inode;
 	s->start = li.lo_offset + self.start * FSIO_SECTOR;
 	s->end = span_end(s->start, self.size ? self.size * FSIO_SECTOR :
@@ -234,9 +89,9 @@ static errcode_t hold(struct fsio_dev *dev, int fd)
 }
 
 /* Open @b exclusively; hold it when @keep.  0, EBUSY or why not. */
-static errcode_t claim(struct fsio_dev *dev, const struct blk *b, bool keep)
+static errcode_t claim(struct fsio_dev *dev, const struct fsio_blk *b, bool keep)
 {
-	int fd = open_node(b->name, b->rdev, O_RDONLY | O_EXCL);
+	int fd = fsio_blk_open(b, O_RDONLY | O_EXCL);
 
 	if (fd < 0)
 		return (errcode_t)-fd;
@@ -251,7 +106,7 @@ static errcode_t claim(struct fsio_dev *dev, const struct blk *b, bool keep)
  * Why is @b busy?  Mounted (here or in another namespace) or held by
  * another block device: fills dev's details and returns true.
  */
-static bool why_busy(struct fsio_dev *dev, const struct blk *b)
+static bool why_busy(struct fsio_dev *dev, const struct fsio_blk *b)
 {
 	enum fsio_mount_where where;
 
@@ -265,8 +120,8 @@ static bool why_busy(struct fsio_dev *dev, const struct blk *b)
 }
 
 /* Another name, @b, is busy (maybe through its whole disk @whole). */
-static errcode_t alias_busy(struct fsio_dev *dev, const struct blk *b,
-			    const struct blk *whole)
+static errcode_t alias_busy(struct fsio_dev *dev, const struct fsio_blk *b,
+			    const struct fsio_blk *whole)
 {
 	snprintf(dev->alias, sizeof(dev->alias), "/dev/%s", b->name);
 	if (!why_busy(dev, b) && whole && why_busy(dev, whole))
@@ -284,16 +139,16 @@ static errcode_t alias_busy(struct fsio_dev *dev, const struct blk *b,
  * with none of its partitions busy is mounted or held itself.
  */
 static errcode_t claim_loop(struct fsio_dev *dev, const struct span *s,
-			    const struct blk *l, const struct loop_info64 *li)
+			    const struct fsio_blk *l, const struct loop_info64 *li)
 {
-	struct blk parts[FSIO_MAX_PARTS];
+	struct fsio_blk parts[FSIO_MAX_PARTS];
 	unsigned int n;
 	bool any_busy = false;
 	errcode_t err = claim(dev, l, true);
 
 	if (err != EBUSY)
 		return err;
-	n = list_parts(l->name, parts, FSIO_MAX_PARTS);
+	n = fsio_blk_parts(l->name, parts, FSIO_MAX_PARTS);
 	for (unsigned int i = 0; i < n; i++) {
 		uint64_t start = li->lo_offset + parts[i].start * FSIO_SECTOR;
 		bool ours = overlaps(s, start, span_end(start, parts[i].size *
@@ -310,10 +165,10 @@ static errcode_t claim_loop(struct fsio_dev *dev, const struct span *s,
 }
 
 /* Is loop device @l, of our file and over our bytes, another name? */
-static bool is_alias(const struct span *s, const struct blk *l,
+static bool is_alias(const struct span *s, const struct fsio_blk *l,
 		     struct loop_info64 *li)
 {
-	if (!loop_status(l, li) || loop_file_dev(li) != s->file_dev ||
+	if (!fsio_blk_loop_status(l, li) || fsio_blk_loop_file_dev(li) != s->file_dev ||
 	    (ino_t)li->lo_inode != s->file_ino)
 		return false;
 	return overlaps(s, li->lo_offset, span_end(li->lo_offset,
@@ -326,7 +181,7 @@ errcode_t fsio_claim_aliases(struct fsio_dev *dev)
 	struct loop_info64 li;
 	struct dirent *d;
 	struct span s;
-	struct blk own, l;
+	struct fsio_blk own, l;
 	errcode_t err = 0;
 	DIR *sys;
 
@@ -343,8 +198,7 @@ errcode_t fsio_claim_aliases(struct fsio_dev *dev)
 		if (access(dir, F_OK))
 			continue;
 		snprintf(dir, sizeof(dir), "/sys/block/%s", d->d_name);
-		snprintf(l.name, sizeof(l.name), "%s", d->d_name);
-		if (!sysfs_dev(dir, &l.rdev) || l.rdev == own.rdev)
+		if (!fsio_blk_read(dir, &l) || l.rdev == own.rdev)
 			continue;
 		if (is_alias(&s, &l, &li))
 			err = claim_loop(dev, &s, &l, &li);
@@ -355,10 +209,10 @@ errcode_t fsio_claim_aliases(struct fsio_dev *dev)
 
 errcode_t fsio_explain_busy(struct fsio_dev *dev)
 {
-	struct blk self, whole, parts[FSIO_MAX_PARTS];
+	struct fsio_blk self, whole, parts[FSIO_MAX_PARTS];
 	unsigned int n;
 
-	if (!target_blk(dev->path, &self, &whole))
+	if (!fsio_blk_of_path(dev->path, &self, &whole))
 		return EXT4DEV_ERR_BUSY;
 	if (why_busy(dev, &self))
 		return dev->mountpoint[0] ? EXT4DEV_ERR_MOUNTED :
@@ -368,7 +222,7 @@ errcode_t fsio_explain_busy(struct fsio_dev *dev)
 		return alias_busy(dev, &whole, NULL);
 	/* A whole disk is busy while one of its partitions is. */
 	n = self.rdev == whole.rdev ?
-	    list_parts(self.name, parts, FSIO_MAX_PARTS) : 0;
+	    fsio_blk_parts(self.name, parts, FSIO_MAX_PARTS) : 0;
 	for (unsigned int i = 0; i < n; i++)
 		if (claim(dev, &parts[i], false) == EBUSY)
 			return alias_busy(dev, &parts[i], NULL);
@@ -379,13 +233,13 @@ errcode_t fsio_lock_backing(struct fsio_dev *dev, int how)
 {
 	char dir[PATH_MAX], file[PATH_MAX + 16], *nl;
 	struct loop_info64 li;
-	struct blk self, whole;
+	struct fsio_blk self, whole;
 	struct stat st;
 	errcode_t err;
 	int fd;
 	FILE *f;
 
-	if (!target_blk(dev->path, &self, &whole) || !loop_status(&whole, &li))
+	if (!fsio_blk_of_path(dev->path, &self, &whole) || !fsio_blk_loop_status(&whole, &li))
 		return 0;
 	snprintf(dir, sizeof(dir), "/sys/block/%s/loop/backing_file",
 		 whole.name);
@@ -400,7 +254,7 @@ errcode_t fsio_lock_backing(struct fsio_dev *dev, int how)
 	/* Not reachable from here (another namespace, deleted): no lock. */
 	if (fsio_open_kind(file, O_RDONLY, &fd))
 		return 0;
-	if (fstat(fd, &st) || st.st_dev != loop_file_dev(&li) ||
+	if (fstat(fd, &st) || st.st_dev != fsio_blk_loop_file_dev(&li) ||
 	    st.st_ino != (ino_t)li.lo_inode) {
 		close(fd);
 		return 0;
