@@ -239,7 +239,8 @@ errcode_t fsio_lock_backing(struct fsio_dev *dev, int how)
 	int fd;
 	FILE *f;
 
-	if (!fsio_blk_of_path(dev->path, &self, &whole) || !fsio_blk_loop_status(&whole, &li))
+	if (!fsio_blk_of_path(dev->path, &self, &whole) ||
+	    !fsio_blk_loop_status(&whole, &li))
 		return 0;
 	snprintf(dir, sizeof(dir), "/sys/block/%s/loop/backing_file",
 		 whole.name);
