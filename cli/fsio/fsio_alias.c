@@ -89,7 +89,8 @@ static errcode_t hold(struct fsio_dev *dev, int fd)
 }
 
 /* Open @b exclusively; hold it when @keep.  0, EBUSY or why not. */
-static errcode_t claim(struct fsio_dev *dev, const struct fsio_blk *b, bool keep)
+static errcode_t claim(struct fsio_dev *dev, const struct fsio_blk *b,
+		       bool keep)
 {
 	int fd = fsio_blk_open(b, O_RDONLY | O_EXCL);
 
@@ -168,7 +169,8 @@ static errcode_t claim_loop(struct fsio_dev *dev, const struct span *s,
 static bool is_alias(const struct span *s, const struct fsio_blk *l,
 		     struct loop_info64 *li)
 {
-	if (!fsio_blk_loop_status(l, li) || fsio_blk_loop_file_dev(li) != s->file_dev ||
+	if (!fsio_blk_loop_status(l, li) ||
+	    fsio_blk_loop_file_dev(li) != s->file_dev ||
 	    (ino_t)li->lo_inode != s->file_ino)
 		return false;
 	return overlaps(s, li->lo_offset, span_end(li->lo_offset,
