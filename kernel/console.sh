@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Reading a test guest's console log; sourced by kernel/run-kunit.sh and
-# test/qemu/run-boot.sh.  Kept apart from lib.sh, which is part of the
+# test/vm/run.sh.  Kept apart from lib.sh, which is part of the
 # kernel's cache key: changing how logs are read must not rebuild it.
 
 # Print the lines of a console log that show the kernel in trouble: an

@@ -9,8 +9,8 @@
 #    test/fstests/tests/ (the gate tests), and builds it (make);
 # 2. makes a root image with test/system/mkrootfs.sh plus fstests'
 #    runtime packages and the built tree in /var/lib/xfstests;
-# 3. boots it (test/system/run-boot.sh --boot fstests) with blank "test"
-#    and "scratch" disks; the guest runs tests.list (or --list FILE, e.g.
+# 3. boots it (test/vm/run.sh, boots/fstests.sh) with blank "test" and
+#    "scratch" disks; the guest runs tests.list (or --list FILE, e.g.
 #    a piece of what full-list.sh prints) under each FSTYP;
 # 4. writes DIR/table.md (test, ext4, ext4dev) and fails when a test's
 #    results differ (notrun on both aside), or when the gate test fails.
@@ -20,8 +20,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-# shellcheck source=kernel/lib.sh
-. "$root/kernel/lib.sh"
+# shellcheck source=test/lib/lib.sh
+. "$root/test/lib/lib.sh"
 
 # What fstests runs with, in the guest.
 readonly RUNTIME=xfsprogs,attr,acl,quota,bc,psmisc,gawk,procps,libaio1,libgdbm6,liburing2,uuid-runtime
@@ -90,10 +90,9 @@ main() {
 	"$root/test/system/mkrootfs.sh" --build "$build" --out "$out/root.img" \
 		--packages-extra "$RUNTIME" --add "$src:/var/lib/xfstests" \
 		--add "$out/guest:/usr/lib/ext4dev-system" || exit $?
-	"$root/test/system/run-boot.sh" --kernel "$build/kernel/bzImage" \
-		--rootfs "$out/root.img" --boot fstests --out "$out/boot" \
-		--expect "fstests_ext4 fstests_ext4dev" \
-		--timeout "${EXT4DEV_FSTESTS_TIMEOUT:-3600}" || status=$?
+	"$root/test/vm/run.sh" --boot "$here/boots/fstests.sh" \
+		--kernel "$build/kernel/bzImage" --rootfs "$out/root.img" \
+		--out "$out/boot" || status=$?
 	((status == 0)) || exit "$status"
 
 	list=$(xargs <"$out/guest/fstests.list")

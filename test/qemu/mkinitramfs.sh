@@ -16,8 +16,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=kernel/lib.sh
-. "$here/../../kernel/lib.sh"
+# shellcheck source=test/lib/lib.sh
+. "$here/../lib/lib.sh"
 
 busybox=${EXT4DEV_BUSYBOX:-/bin/busybox}
 

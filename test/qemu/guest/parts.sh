@@ -3,7 +3,7 @@
 # The partition checks of the normal boot, sourced by suite-normal.sh:
 # the design card's "ext4dev mark-test /dev/sdb1" on a real partition.
 # The host attaches one virtio-scsi disk (so the guest calls it /dev/sdX)
-# with a GPT table that sfdisk made on the image file (run-boot.sh):
+# with a GPT table that sfdisk made on the image file (boots/normal.sh):
 #   1  ext4dev-p1  16 MiB  blank; the guest makes a flagged ext4 on it
 #   2  ext4dev-p2  16 MiB  blank; the guest makes an unflagged one
 #   3  ext4dev-p3  the rest, blank

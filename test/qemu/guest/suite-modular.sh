@@ -3,7 +3,7 @@
 # shellcheck disable=SC2034,SC2154
 # The checks of the modular kernel (build.sh --flavour modular): ext4 is
 # a module, loaded the ways a distribution kernel loads it.  Disks, by
-# virtio serial, as for the require suite (see test/qemu/run-boot.sh):
+# virtio serial, as for the require suite (see test/qemu/boots/normal.sh):
 #   unflagged   plain "mke2fs -t ext4"
 #   flagged     "mke2fs -t ext4 -E test_fs"
 #   untouched   unflagged; every mount must be refused, and the host checks

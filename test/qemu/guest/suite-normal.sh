@@ -2,7 +2,7 @@
 # TESTS is read by guest/run; run() in lib.sh sets $rc and $out.
 # shellcheck disable=SC2034,SC2154
 # The checks of the normal boot (no require_test_fs).  The host attaches
-# one image per role, named by the virtio serial (see test/qemu/run-boot.sh):
+# one image per role, named by the virtio serial (see test/qemu/boots/normal.sh):
 #   tune2fs      flagged on the host by "tune2fs -E test_fs"
 #   main         /dev/vdb, made by the host with "mke2fs -E test_fs" (or
 #                blank, for "ext4dev mkfs" in the guest: ext4dev.mkfs=guest)

@@ -2,7 +2,7 @@
 # TESTS is read by guest/run; run() in lib.sh sets $rc and $out.
 # shellcheck disable=SC2034,SC2154
 # The checks of the boot with ext4.require_test_fs=1 on the command line.
-# Disks, by virtio serial (see test/qemu/run-boot.sh):
+# Disks, by virtio serial (see test/qemu/boots/normal.sh):
 #   unflagged   plain "mke2fs -t ext4"
 #   flagged     "mke2fs -t ext4 -E test_fs"
 #   untouched   unflagged; every mount must be refused, and the host checks

@@ -5,7 +5,7 @@
 # some check failed (35).  Which boot this is comes from the kernel
 # command line: ext4dev.boot=1 or 2, or NAME for suite-NAME.sh (stock:
 # Debian's kernel, guest/suite-stock.sh).  Disks are found by the serial the
-# host gave them (see test/system/run-boot.sh).
+# host gave them (see test/system/boots/).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
 here=/usr/lib/ext4dev-system
 # fail, disk, cmdline_value and the KTAP runner run_suite: the busybox

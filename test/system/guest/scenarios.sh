@@ -4,7 +4,7 @@
 # BOOT1_TESTS and BOOT2_TESTS are the one list of their names: CMake
 # reads them.
 #
-# Disks (serial = role; labels as in /etc/fstab, see run-boot.sh):
+# Disks (serial = role; labels as in /etc/fstab, see boots/boot1.sh):
 #   root      unflagged ext4, /
 #   scratch   flagged, repairable error; fstab type ext4dev, pass 2
 #   scratch4  flagged, repairable error; fstab type ext4, pass 2 (loses

@@ -3,7 +3,7 @@
 # linux-image-amd64, which has no ext4dev type, and our tool from the
 # .deb (dpkg -i).  Sourced by checks.sh after lib.sh and scenarios.sh,
 # whose helpers it uses.  SUITE_TESTS is the one list of its checks
-# (CMake reads it); the disks are made by run-boot.sh:
+# (CMake reads it); the disks are made by boots/stock.sh:
 #   root      unflagged ext4, /
 #   scratch   flagged, repairable error; fstab type ext4dev, pass 2
 #   plain     unflagged; fstab type ext4dev, nofail, pass 2

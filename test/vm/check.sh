@@ -1,14 +1,11 @@
 #!/bin/bash
-# One CTest result for one check of a boot made by run-boot.sh: find the
-# check's line in the guest's KTAP report (or in the host's checks) and
-# turn it into an exit status, printing the check's diagnostics.
+# One CTest result for one check of a boot made by test/vm/run.sh: find
+# the check's line in the guest's KTAP report (or in the host's checks)
+# and turn it into an exit status, printing the check's diagnostics.
 #
 # usage: check.sh BOOT_DIR NAME
 # exit: 0 ok, 1 not ok / missing / boot failed, 77 skipped
 set -euo pipefail
-
-# shellcheck source=test/qemu/verdict.sh
-. "$(dirname "$0")/verdict.sh"
 
 dir=${1:?usage: check.sh BOOT_DIR NAME}
 name=${2:?usage: check.sh BOOT_DIR NAME}
@@ -19,7 +16,15 @@ fail() {
 	exit 1
 }
 
-boot_must_be_ok "$dir"
+# The boot must have run and worked before any of its checks can.  A
+# skipped boot skips the check.
+[[ -f $dir/boot.status ]] || fail "no boot in '$dir' (the boot test did not run)"
+status=$(<"$dir/boot.status")
+if [[ $status == skip:* ]]; then
+	echo "SKIP: $name: the boot was skipped:${status#skip:}"
+	exit 77
+fi
+[[ $status == ok ]] || fail "the boot failed: ${status#not ok: }"
 
 # The check's block: its diagnostic lines ("# ...") and its result line.
 # In our reports the diagnostics come right before the result.

@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# What the root boots' descriptions (root-*.sh) share.  No initramfs:
+# the kernel mounts root=/dev/vda itself, without rootfstype=, so it
+# probes the types in /proc/filesystems order, and runs /sbin/init from
+# it: rootinit.c, built statically here and put into the image with
+# "mke2fs -d" (no loop mount).  rootinit runs the checks GUEST_CHECKS
+# names (ROOTINIT= on the command line), reports KTAP on ttyS1 and ends
+# through isa-debug-exit; a root the kernel must refuse ends in its panic
+# instead (BOOT_END=panic), judged by the description's host checks.
+# shellcheck disable=SC2034 # read by test/vm/run.sh
+# shellcheck disable=SC2154 # $out and $boot_dir are the runner's
+
+BOOT_MEMORY=128M
+BOOT_TIMEOUT=60
+
+# root_append ARGS...: the kernel command line of a root boot.
+root_append() {
+	local names
+
+	names=$(xargs <<<"$GUEST_CHECKS")
+	echo "root=/dev/vda rootwait kunit.enable=0${*:+ $*} ROOTINIT=${names// /,}"
+}
+
+# root_image [MB] MKE2FS-ARGS...: the root disk, vda, holding rootinit
+# and the directories it mounts on, and whatever the description put
+# under $out/tree first.
+root_image() {
+	local mb=8 tree=$out/tree
+
+	[[ ${1:-} =~ ^[0-9]+$ ]] && { mb=$1; shift; }
+	mkdir -p "$tree/sbin" "$tree/proc" "$tree/sys" "$tree/dev" \
+		"$tree/mnt/a" "$tree/mnt/b" "$tree/mnt/c"
+	"${CC:-cc}" -static -Os -Wall -o "$tree/sbin/init" "$boot_dir/../rootinit.c" ||
+		skip_boot "cannot build a static rootinit (libc6-dev has libc.a)"
+	data_image root "$mb" -t ext4 -d "$tree" "$@"
+}
+
+# data_image ROLE [MB] MKE2FS-ARGS...: another disk, in the order added.
+data_image() {
+	local role=$1 mb=8 img=$out/disks/$1.img
+
+	shift
+	[[ ${1:-} =~ ^[0-9]+$ ]] && { mb=$1; shift; }
+	truncate -s "${mb}M" "$img"
+	mke2fs -q -F "$@" "$img" >/dev/null 2>&1 || fail_boot "mke2fs $* '$img' failed"
+	vm_add_disk "$role" "$img" nofsck
+}
+
+# The console as the host check reads it: without the guest tty's CRs.
+console() {
+	tr -d '\r' <"$out/console.log"
+}
+
+# The kernel gave up on the root, and init never ran.
+root_refused() {
+	grep -F "VFS: Unable to mount root fs" <(console) ||
+		{ echo "the kernel did not give up on the root"; return 1; }
+	[[ ! -s $out/results.ktap ]] ||
+		{ echo "init ran: the root was mounted"; return 1; }
+}

@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# What the Debian guests' descriptions share (boot1.sh, boot2.sh,
+# stock.sh, and fstests' boot): systemd as PID 1 on a copy of the root
+# image from mkrootfs.sh (--rootfs), no initramfs unless --initrd names
+# one, booted to ext4dev-system.target, whose service runs the boot's
+# checks (ext4dev.boot=NAME) and reports KTAP on ttyS1.
+# shellcheck disable=SC2034 # read by test/vm/run.sh
+# shellcheck disable=SC2154 # $out, $rootfs and $initrd are the runner's
+
+readonly DISK_MB=32
+
+BOOT_MEMORY=512M
+BOOT_TIMEOUT=${EXT4DEV_SYSTEM_TIMEOUT:-180}
+
+# debian_append NAME: the command line of boot NAME.  No rootfstype= by
+# default: the kernel probes the root's type itself, as a real machine
+# does, so boot 1 also shows that the probe (ext4 before ext4dev) logs
+# no gate line; EXT4DEV_SYSTEM_ROOTFSTYPE=ext4 names the type instead.
+debian_append() {
+	local type=${EXT4DEV_SYSTEM_ROOTFSTYPE-}
+
+	echo "root=/dev/vda rw kunit.enable=0${type:+ rootfstype=$type}" \
+		"systemd.unit=ext4dev-system.target ext4dev.boot=$1" \
+		"systemd.show_status=1"
+}
+
+# The root disk: a sparse copy of --rootfs.  Its journal is not
+# replayed when the guest powers off, so the host leaves it alone.
+root_disk() {
+	[[ -f $rootfs ]] ||
+		skip_boot "no root image '$rootfs' (the system.rootfs test makes it; it needs mmdebstrap)"
+	cp --sparse=always "$rootfs" "$out/disks/root.img"
+	vm_add_disk root "$out/disks/root.img" nofsck
+}
+
+# ext4_disk ROLE: a plain ext4 disk labelled ROLE.
+ext4_disk() {
+	truncate -s "${DISK_MB}M" "$out/disks/$1.img"
+	mke2fs -q -F -t ext4 -L "$1" "$out/disks/$1.img" >/dev/null
+	vm_add_disk "$1" "$out/disks/$1.img"
+}
+
+# broken_flagged ROLE: a flagged disk labelled ROLE with the error
+# e2fsck -p repairs: a link count of 5 on a file with one name, and the
+# state "not clean" so that preen checks it.
+broken_flagged() {
+	local img=$out/disks/$1.img
+
+	truncate -s "${DISK_MB}M" "$img"
+	mke2fs -q -F -t ext4 -E test_fs -L "$1" "$img" >/dev/null
+	echo "written by the host" >"$out/hello"
+	debugfs -w -f - "$img" >/dev/null 2>&1 <<EOF2
+write $out/hello hello
+sif hello links_count 5
+ssv state 0
+EOF2
+	rm -f "$out/hello"
+	[[ $(debugfs -R "stat hello" "$img" 2>/dev/null) == *"Links: 5"* ]] ||
+		fail_boot "could not break '$img'"
+	vm_add_disk "$1" "$img"
+}
