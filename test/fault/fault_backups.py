@@ -100,28 +100,35 @@ def one_case(img, op, mode, k, events, offs, saved, new):
 
 def fault_image(img, ops):
     for op in ops:
-        fr.ext4dev(fr.OPPOSITE[op], img.path)
-        old = fr.primary_flags(img.path)
-        offs = img.superblock_offsets()
-        backups = sorted(o for o in offs if o != 1024)
-        set_primary(img, 1 if op == 'mark-test' else 0)
-        new = fr.primary_flags(img.path)
-        T.check(new != old, f'{img.name} {op}: primary not flipped')
-        with open(img.path, 'rb') as f:
-            saved = {o: sbtool.read_copy(f, o) for o in offs}
-        before = fr.sparse_hash(img.path)
-        events, writes = record(img, op, backups)
-        for mode in MODES:
-            for k in fr.crash_points(len(writes)):
-                one_case(img, op, mode, k, events, offs, saved, new)
-        nsync = sum(1 for e in events if e[0] == 'S')
-        for k in fr.crash_points(nsync):
-            one_case(img, op, 'fsync-eio', k, events, offs, saved, new)
-        restore(img, saved)
-        T.check(fr.sparse_hash(img.path) == before,
-                f'{img.name} {op}: bytes outside the copies changed')
-        print(f'{img.name} {op}: {len(writes)} backup writes, '
-              f'{nsync} fsyncs', flush=True)
+        with T.case(f'{img.name} {op}'):
+            fault_op(img, op)
+
+
+def fault_op(img, op):
+    """Every crash point of @op on @img's backups, then the image as
+    it was."""
+    fr.ext4dev(fr.OPPOSITE[op], img.path)
+    old = fr.primary_flags(img.path)
+    offs = img.superblock_offsets()
+    backups = sorted(o for o in offs if o != 1024)
+    set_primary(img, 1 if op == 'mark-test' else 0)
+    new = fr.primary_flags(img.path)
+    T.check(new != old, f'{img.name} {op}: primary not flipped')
+    with open(img.path, 'rb') as f:
+        saved = {o: sbtool.read_copy(f, o) for o in offs}
+    before = fr.sparse_hash(img.path)
+    events, writes = record(img, op, backups)
+    for mode in MODES:
+        for k in fr.crash_points(len(writes)):
+            one_case(img, op, mode, k, events, offs, saved, new)
+    nsync = sum(1 for e in events if e[0] == 'S')
+    for k in fr.crash_points(nsync):
+        one_case(img, op, 'fsync-eio', k, events, offs, saved, new)
+    restore(img, saved)
+    T.check(fr.sparse_hash(img.path) == before,
+            f'{img.name} {op}: bytes outside the copies changed')
+    T.diag(f'{img.name} {op}: {len(writes)} backup writes, '
+           f'{nsync} fsyncs')
 
 
 def main():

@@ -140,6 +140,12 @@ def one_case(img, pristine, opts, mode, k, events):
 
 
 def fault_image(work, name, size, old_opts, opts):
+    with T.case(name):
+        fault_mkfs(work, name, size, old_opts, opts)
+
+
+def fault_mkfs(work, name, size, old_opts, opts):
+    """Every crash point of one mkfs over an old filesystem."""
     img = fr.Image(work, name, size, [*old_opts, '-U', OLD_UUID])
     pristine = os.path.join(work, name + '.pristine')
     fr.sparse_copy(img.path, pristine)
@@ -166,9 +172,8 @@ def fault_image(work, name, size, old_opts, opts):
     nsync = sum(1 for e in events if e[0] == 'S')
     for k in fr.crash_points(nsync):
         one_case(img, pristine, opts, 'fsync-eio', k, events)
-    print(f'{name}: mkfs makes {len(writes)} writes and discards, '
-          f'{nsync} fsyncs',
-          flush=True)
+    T.diag(f'{name}: mkfs makes {len(writes)} writes and discards, '
+           f'{nsync} fsyncs')
 
 
 def main():

@@ -52,12 +52,9 @@ def magic_places(path):
 
 
 def judge(what, ok, why):
-    T.cases += 1
-    if ok:
-        T.passed += 1
-    else:
-        T.failed += 1
-        print(f'FAIL: {what}: {why}')
+    with T.lock:
+        T.cases += 1
+    T.check(ok, f'{what}: {why}')
 
 
 def one(work, new, k, sig):
@@ -122,9 +119,11 @@ def body(work):
     os.unlink(log)
     if not writes:
         raise SystemExit('the shim counted no writes')
-    for k in range(1, writes + 1):
-        one(work, False, k, SIGNALS[k % len(SIGNALS)])
-    new_file(work)
+    with T.case(f'a signal at each of the {writes} writes into a file'):
+        for k in range(1, writes + 1):
+            one(work, False, k, SIGNALS[k % len(SIGNALS)])
+    with T.case('a signal while mkfs creates the file'):
+        new_file(work)
 
 
 if __name__ == '__main__':

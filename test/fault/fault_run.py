@@ -332,31 +332,36 @@ STALE_FSCKED = set()
 
 def fault_image(img, ops):
     for op in ops:
-        # Start from the state op changes.
-        ext4dev(OPPOSITE[op], img.path)
-        old = primary_flags(img.path)
-        events, writes = record(img, op)
-        new = primary_flags(img.path)
-        ext4dev(OPPOSITE[op], img.path)
-        offs = set(writes)
-        with open(img.path, 'rb') as f:
-            saved = {o: sbtool.read_copy(f, o) for o in offs}
-        before = sparse_hash(img.path)
-        for mode in WRITE_MODES:
-            for k in crash_points(len(writes)):
-                one_case(img, op, mode, k, events, offs, saved, old, new)
-        nsync = sum(1 for e in events if e[0] == 'S')
-        for k in crash_points(nsync):
-            one_case(img, op, 'fsync-eio', k, events, offs, saved, old, new)
-        with open(img.path, 'r+b') as f:
-            for o, raw in saved.items():
-                f.seek(o)
-                f.write(raw)
-        T.check(sparse_hash(img.path) == before,
-                f'{img.name} {op}: bytes outside the superblock copies '
-                f'changed over the runs')
-        print(f'{img.name} {op}: {len(writes)} writes, {nsync} fsyncs',
-              flush=True)
+        with T.case(f'{img.name} {op}'):
+            fault_op(img, op)
+
+
+def fault_op(img, op):
+    """Every crash point of @op on @img, then the image as it was."""
+    # Start from the state op changes.
+    ext4dev(OPPOSITE[op], img.path)
+    old = primary_flags(img.path)
+    events, writes = record(img, op)
+    new = primary_flags(img.path)
+    ext4dev(OPPOSITE[op], img.path)
+    offs = set(writes)
+    with open(img.path, 'rb') as f:
+        saved = {o: sbtool.read_copy(f, o) for o in offs}
+    before = sparse_hash(img.path)
+    for mode in WRITE_MODES:
+        for k in crash_points(len(writes)):
+            one_case(img, op, mode, k, events, offs, saved, old, new)
+    nsync = sum(1 for e in events if e[0] == 'S')
+    for k in crash_points(nsync):
+        one_case(img, op, 'fsync-eio', k, events, offs, saved, old, new)
+    with open(img.path, 'r+b') as f:
+        for o, raw in saved.items():
+            f.seek(o)
+            f.write(raw)
+    T.check(sparse_hash(img.path) == before,
+            f'{img.name} {op}: bytes outside the superblock copies '
+            f'changed over the runs')
+    T.diag(f'{img.name} {op}: {len(writes)} writes, {nsync} fsyncs')
 
 
 def drive(name, body, tools=('mke2fs', 'e2fsck', 'debugfs', 'dumpe2fs'),
@@ -380,10 +385,9 @@ def drive(name, body, tools=('mke2fs', 'e2fsck', 'debugfs', 'dumpe2fs'),
             os.environ['E2FSCK_CONFIG'] = conf
         body(work)
     for key, n in sorted(T.outcomes.items()):
-        print(f'  {n:5d}  {key}')
-    print(f'{name}: {T.cases} cases, {T.fired} faults injected')
-    print(f'{name}: {T.passed} passed, {T.failed} failed')
-    return 1 if T.failed else 0
+        T.diag(f'  {n:5d}  {key}')
+    T.diag(f'{name}: {T.cases} cases, {T.fired} faults injected')
+    return T.finish(name)
 
 
 def main():

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""What the Python tests share: a pass/fail tally, a hash of a sparse
+"""What the Python tests share: a tally that reports KTAP, a hash of a sparse
 image's bytes, the offsets of an image's superblock copies, a byte
 comparison of two images that ignores s_kbytes_written, and the
 sanitizer environment of a run.
@@ -14,6 +14,7 @@ themselves.
                                     most in s_kbytes_written (and the
                                     checksum that covers it)
 """
+import contextlib
 import hashlib
 import itertools
 import os
@@ -39,28 +40,83 @@ _runs = itertools.count()
 
 
 class Tally:
-    """Counts checks; a failed one prints 'FAIL: what' at once.  Safe to
-    share between threads (hold .lock to update the extra counters given
-    as keywords, e.g. Tally(cases=0))."""
+    """Counts checks and reports them as KTAP, as every test here does
+    (test/lib/ktap.sh): "KTAP version 1" at once, a failed check as a
+    "# FAIL: what" diagnostic at once, and one result line per case, a
+    case being the checks run inside "with tally.case(name):" (per
+    thread), so that thousands of checks make a readable report.
+    finish() closes it: one more result for checks made outside any
+    case, "# Totals:" over the results, and "NAME: P passed, F failed"
+    over the checks.  Safe to share between threads (hold .lock to
+    update the extra counters given as keywords, e.g. Tally(cases=0))."""
 
     def __init__(self, **counters):
         self.lock = threading.RLock()
         self.passed = self.failed = 0
         self.outcomes = {}
+        self._results = [0, 0, 0]       # results ok, not ok, skipped
+        self._loose = [0, 0]            # checks outside a case: made, failed
+        self._here = threading.local()
         self.__dict__.update(counters)
+        print('KTAP version 1', flush=True)
 
     def check(self, ok, what):
+        counts = getattr(self._here, 'case', None) or self._loose
         with self.lock:
+            counts[0] += 1
             if ok:
                 self.passed += 1
             else:
                 self.failed += 1
-                print(f'FAIL: {what}', flush=True)
+                counts[1] += 1
+                self.diag(f'FAIL: {what}')
         return ok
+
+    @contextlib.contextmanager
+    def case(self, name):
+        """One KTAP result for the checks made inside: ok when none
+        failed."""
+        counts = self._here.case = [0, 0]
+        try:
+            yield
+        finally:
+            self._here.case = None
+            self.result(counts, name)
+
+    def result(self, counts, name):
+        made, failed = counts
+        with self.lock:
+            self._results[1 if failed else 0 if made else 2] += 1
+            n = sum(self._results)
+            if failed:
+                print(f'not ok {n} {name} # {failed} of {made} checks '
+                      'failed', flush=True)
+            elif not made:
+                # A case that asserted nothing did not pass either.
+                print(f'ok {n} {name} # SKIP no check ran', flush=True)
+            else:
+                print(f'ok {n} {name} # {made} checks', flush=True)
+
+    def diag(self, text):
+        """Text for the reader, as KTAP diagnostic lines."""
+        with self.lock:
+            for line in str(text).splitlines() or ['']:
+                print(f'# {line}', flush=True)
 
     def note(self, key):
         with self.lock:
             self.outcomes[key] = self.outcomes.get(key, 0) + 1
+
+    def finish(self, name):
+        """Close the report; returns the exit status (1: a check
+        failed)."""
+        if self._loose[0]:
+            self.result(self._loose, f'{name} (checks outside a case)')
+        ok, not_ok, skipped = self._results
+        print(f'# Totals: pass:{ok} fail:{not_ok} skip:{skipped}')
+        print(f'{name}: {self.passed} passed, {self.failed} failed',
+              flush=True)
+        return 1 if self.failed else 0
 
 
 def data_extents(f):

@@ -94,6 +94,12 @@ def consistent(dev, offs, wanted):
 
 
 def rounds(name, dev, offs, ops, lines, n):
+    with T.case(name):
+        race_rounds(name, dev, offs, ops, lines, n)
+
+
+def race_rounds(name, dev, offs, ops, lines, n):
+    """N rounds of OPS racing on DEV; stops after five bad ones."""
     wanted = {1 for op in ops if op == 'test'} | \
         {0 for op in ops if op == 'production'}
     bad = 0
@@ -111,7 +117,7 @@ def rounds(name, dev, offs, ops, lines, n):
             bad += 1
             if bad == 5:
                 break
-    print(f'{name}: {r} rounds', flush=True)
+    T.diag(f'{name}: {r} rounds')
 
 
 def main():
@@ -150,11 +156,10 @@ def main():
                         'show'], lines, n // 2)
             finally:
                 subprocess.run(['losetup', '-d', loop])
-            print(f'loop device: {T.refused} marks refused as in use')
+            T.diag(f'loop device: {T.refused} marks refused as in use')
         else:
-            print('no loop device here: block-device rounds not run')
-    print(f'{NAME}: {T.passed} passed, {T.failed} failed')
-    return 1 if T.failed else 0
+            T.diag('no loop device here: block-device rounds not run')
+    return T.finish(NAME)
 
 
 if __name__ == '__main__':
