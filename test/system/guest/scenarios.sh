@@ -160,6 +160,8 @@ t_control_no_checker() {
 	flagged "$dev" || fail "$dev lost its flag"
 }
 
+# 4: fsck.ext4 -p on the same disk (what fsck -A runs for an ext4 entry)
+# repairs it and says the flag was CLEARED: gone, blkid now says ext4.
 t_control_fsck_ext4_clears() {
 	local dev out rc=0
 
@@ -205,6 +207,9 @@ t_mark_production_mounted() {
 	sync
 }
 
+# 6, boot 2: the nofail entry of the now unflagged scratch disk is
+# refused with the gate's line, its mount unit failed, local-fs.target
+# is active all the same, and the flag stayed clear.
 t_second_boot_refused() {
 	local dev unit
 
