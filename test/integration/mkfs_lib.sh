@@ -28,7 +28,9 @@ field() {
 
 # make_pair NAME SIZE OPTS...: $WORK/NAME.ref by mke2fs -t ext4 -E test_fs
 # and $WORK/NAME.img by ext4dev mkfs, same options.  With --production
-# first, no test_fs for mke2fs and --production for us.
+# first, no test_fs for mke2fs and --production for us.  Either one
+# failing is a "not ok" (its output above it), and make_pair returns 1:
+# there is nothing to compare.
 make_pair() {
 	local name=$1 size=$2 prod=
 	shift 2
@@ -43,10 +45,39 @@ make_pair() {
 	else
 		mke2fs -q -F -t ext4 -E test_fs "$@" "$ref" "$size" \
 			>"$WORK/ref.out" 2>&1
-	fi || { fail "$name: mke2fs failed: $(cat "$WORK/ref.out")"; return 1; }
-	"$EXT4DEV" mkfs -q $prod "$@" "$img" "$size" >"$WORK/ours.out" 2>&1 ||
-		{ fail "$name: ext4dev mkfs failed: $(cat "$WORK/ours.out")";
-		  return 1; }
+	fi || {
+		diag <"$WORK/ref.out"
+		fail "$name: mke2fs makes the reference image"
+		return 1
+	}
+	if ! "$EXT4DEV" mkfs -q $prod "$@" "$img" "$size" >"$WORK/ours.out" 2>&1
+	then
+		diag <"$WORK/ours.out"
+		fail "$name: ext4dev mkfs succeeds"
+		return 1
+	fi
+}
+
+# same_header REF IMG: dumpe2fs -h says the same of both images (but
+# for the volatile fields), features and all; the headers stay in
+# $WORK/img.h and $WORK/ref.h for the caller's next look.
+same_header() {
+	if ! header "$2" >"$WORK/img.h" || ! header "$1" >"$WORK/ref.h"; then
+		echo "dumpe2fs -h failed"
+		return 1
+	fi
+	if ! grep -q '^Filesystem features:' "$WORK/img.h"; then
+		echo "dumpe2fs -h printed no features"
+		return 1
+	fi
+	diff -u "$WORK/ref.h" "$WORK/img.h"
+}
+
+# fsck_clean IMG: e2fsck -fn finds nothing to fix; its last lines if not.
+fsck_clean() {
+	e2fsck -fn "$1" >"$WORK/fsck" 2>&1 && return 0
+	tail -n5 "$WORK/fsck"
+	return 1
 }
 
 # check_pair NAME [TYPE]: headers equal, e2fsck -fn clean, blkid says
@@ -55,27 +86,11 @@ check_pair() {
 	local name=$1 type=${2:-ext4dev}
 	local ref=$WORK/$name.ref img=$WORK/$name.img
 
-	if ! header "$ref" >"$WORK/ref.h" || ! header "$img" >"$WORK/img.h"
-	then
-		fail "$name: dumpe2fs -h failed"
-		return
-	fi
-	if ! grep -q '^Filesystem features:' "$WORK/img.h"; then
-		fail "$name: dumpe2fs -h printed no features"
-	elif diff -u "$WORK/ref.h" "$WORK/img.h" >"$WORK/diff"; then
-		pass
-	else
-		fail "$name: dumpe2fs -h differs from mke2fs's:"
-		cat "$WORK/diff" >&2
-	fi
-	if e2fsck -fn "$img" >"$WORK/fsck" 2>&1; then
-		pass
-	else
-		fail "$name: e2fsck -fn: $(tail -5 "$WORK/fsck")"
-	fi
-	check "$name: blkid says $type" [ "$(blkid_type "$img")" = "$type" ]
-	check "$name: blkid agrees with mke2fs's" \
-		[ "$(blkid_type "$img")" = "$(blkid_type "$ref")" ]
+	check "$name: dumpe2fs -h as for mke2fs's" same_header "$ref" "$img"
+	check "$name: e2fsck -fn clean" fsck_clean "$img"
+	check_eq "$name: blkid says $type" "$(blkid_type "$img")" "$type"
+	check_eq "$name: blkid agrees with mke2fs's" "$(blkid_type "$img")" \
+		"$(blkid_type "$ref")"
 }
 
 # same_bytes NAME: with -U and hash_seed fixed the images are identical

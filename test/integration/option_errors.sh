@@ -6,17 +6,21 @@ source "$(dirname "$0")/lib.sh"
 cd "$WORK" || exit 1
 mkimg e4.img 8M -t ext4
 
-# want MESSAGE ARGS...: rc 16 and MESSAGE as the first line.
-want() {
+# says MESSAGE ARGS...: rc 16 and MESSAGE as the first line.
+says() {
 	local msg=$1 rc=0 out
 	shift
 	out=$("$EXT4DEV" "$@" 2>&1) || rc=$?
 	if [ "$rc" -ne 16 ] || [ "$(head -n1 <<<"$out")" != "ext4dev: $msg" ]
 	then
-		fail "$*: rc $rc, '$(head -n1 <<<"$out")', want 'ext4dev: $msg'"
-	else
-		pass
+		echo "rc $rc, '$(head -n1 <<<"$out")', want 'ext4dev: $msg'"
+		return 1
 	fi
+}
+
+# want MESSAGE ARGS...: one result for says.
+want() {
+	check "${*:2}: exit 16, ext4dev: $1" says "$@"
 }
 
 for cmd in show-flags mark-test mark-production; do
@@ -37,16 +41,30 @@ want "invalid option -- 'x'" mkfs x.img 8M -qx
 want "invalid option -- 'y'" mkfs -ny x.img
 want "option requires an argument -- 'b'" mkfs x.img -b
 want "unrecognized option '--bogus'" mkfs x.img --bogus
-[ ! -e x.img ] || fail "an option error created x.img"
+check "no mkfs option error created x.img" [ ! -e x.img ]
 
 # After "--" a name beginning with '-' is a device.
 cp e4.img ./-dash.img
-out=$("$EXT4DEV" show-flags -n -o DEVICE -- -dash.img 2>&1) ||
-	fail "show-flags -- -dash.img: $out"
-[ "$out" = "-dash.img" ] || fail "show-flags -- -dash.img printed '$out'"
-pass
-"$EXT4DEV" mark-test -q -- -dash.img || fail "mark-test -- -dash.img"
-[ "$("$EXT4DEV" show-flags -n -o TEST -- -dash.img | tr -d " ")" = yes ] ||
-	fail "mark-test -- -dash.img did not mark it"
-pass
+# shows_dash: show-flags -- -dash.img reads it and names it.
+shows_dash() {
+	local out rc=0
+	out=$("$EXT4DEV" show-flags -n -o DEVICE -- -dash.img 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "rc $rc: $out"
+		return 1
+	fi
+	same "$out" "-dash.img"
+}
+check "show-flags -- -dash.img: a device" shows_dash
+# marks_dash: mark-test -- -dash.img marks it.
+marks_dash() {
+	local rc=0
+	"$EXT4DEV" mark-test -q -- -dash.img 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "mark-test -- -dash.img: rc $rc"
+		return 1
+	fi
+	same "$("$EXT4DEV" show-flags -n -o TEST -- -dash.img | tr -d " ")" yes
+}
+check "mark-test -- -dash.img: a device, marked" marks_dash
 finish

@@ -14,22 +14,30 @@ ln -s "$EXT4DEV" mount.ext4dev
 mkdir mnt
 mkimg img 8M -t ext4
 
-# expect_refused WHAT PATH COMMAND...: rc 8 (mount.ext4dev: mount(8)'s
-# 32) within 5 s, naming PATH as not a block device or regular file
-# (the /dev/null message).
-expect_refused() {
-	local what=$1 path=$2 rc=0 out want=8
+# refused WANT PATH COMMAND...: rc WANT within 5 s, naming PATH as not
+# a block device or regular file (the /dev/null message).
+refused() {
+	local want=$1 path=$2 rc=0 out
 	shift 2
-	[[ $what != mount* ]] || want=32
 	out=$(timeout 5 "$@" 2>&1) || rc=$?
 	if [ "$rc" -ne "$want" ]; then
-		fail "$what: rc $rc, want $want: $out"
-	elif ! grep -q "'$path': not a block device or regular file" \
-		<<<"$out"; then
-		fail "$what: message: $out"
-	else
-		pass
+		echo "rc $rc, want $want: $out"
+		return 1
 	fi
+	if ! grep -q "'$path': not a block device or regular file" <<<"$out"
+	then
+		echo "message: $out"
+		return 1
+	fi
+}
+
+# expect_refused WHAT PATH COMMAND...: one result, refused with rc 8
+# (mount.ext4dev: mount(8)'s 32).
+expect_refused() {
+	local what=$1 want=8
+	shift
+	[[ $what != mount* ]] || want=32
+	check "$what: refused at once, rc $want" refused "$want" "$@"
 }
 
 for p in fifo sock /dev/zero /dev/null; do
@@ -58,16 +66,33 @@ done
 # -z: the message -z /dev/null gives, and the image is left alone.
 want=$("$EXT4DEV" mark-test -z /dev/null img 2>&1 | sed 's|/dev/null|P|') ||
 	true
+# undo_refused CMD P: CMD -z P img fails with rc 8 and the message of
+# -z /dev/null, within 5 s.
+undo_refused() {
+	local cmd=$1 p=$2 rc=0 out want_cmd
+	out=$(timeout 5 "$EXT4DEV" "$cmd" -z "$p" img 2>&1) || rc=$?
+	if [ "$rc" -ne 8 ]; then
+		echo "rc $rc: $out"
+		return 1
+	fi
+	want_cmd=$(sed "s|mark-test|$cmd|" <<<"$want")
+	if [ "$(sed "s|$p|P|" <<<"$out")" != "$want_cmd" ]; then
+		echo "'$out', want like '$want_cmd'"
+		return 1
+	fi
+}
 for p in fifo sock /dev/zero; do
 	for cmd in mark-test mark-production; do
-		rc=0
-		out=$(timeout 5 "$EXT4DEV" "$cmd" -z "$p" img 2>&1) || rc=$?
-		[ "$rc" -eq 8 ] || fail "$cmd -z $p: rc $rc: $out"
-		want_cmd=$(sed "s|mark-test|$cmd|" <<<"$want")
-		[ "$(sed "s|$p|P|" <<<"$out")" = "$want_cmd" ] ||
-			fail "$cmd -z $p: '$out', want like '$want_cmd'"
-		pass
+		check "$cmd -z $p: refused as -z /dev/null is, rc 8" \
+			undo_refused "$cmd" "$p"
 	done
 done
-[ -p fifo ] && [ -S sock ] || fail "the FIFO or socket was replaced"
+
+# still_there: the FIFO and the socket, as they were made.
+still_there() {
+	[ -p fifo ] && [ -S sock ] && return 0
+	ls -l fifo sock 2>&1
+	return 1
+}
+check "the FIFO and the socket are left alone" still_there
 finish
