@@ -21,8 +21,18 @@
 #          the .deb that `cpack -G DEB` makes in the build tree, put in
 #          with dpkg -i; KERNEL_DIR gets the base's vmlinuz, initrd.img
 #          and release.
+#   dkms   (--dkms KERNEL_DIR --dkms-deb DEB) for Debian's 6.12 kernel
+#          with our ext4 from ext4dev-dkms: a base of its own with
+#          linux-image-6.12-amd64, its headers, Debian's 6.1 headers
+#          (a kernel the package must refuse) and dkms, into which DEB
+#          is installed by mmdebstrap, so DKMS builds the module while
+#          the base is made, and the base is cached with the module
+#          (DEB's hash is in its key); dpkg's output stays in
+#          /var/log/ext4dev-dkms-install.log.  Then as stock, with a
+#          flagged root.
 #
 # usage: mkrootfs.sh --build BUILD_DIR --out IMAGE [--stock KERNEL_DIR]
+#                    [--dkms KERNEL_DIR --dkms-deb DEB]
 #                    [--packages-extra P1,P2] [--add SRC_DIR:/DEST]...
 # (test/fstests/ adds fstests' runtime packages and the built fstests.)
 # exit: 0, 77 (cannot run here, and why), 1 (failed)
@@ -42,9 +52,9 @@ PACKAGES=systemd-sysv,udev,e2fsprogs,util-linux,mount
 PACKAGES+=,linux-image-amd64,initramfs-tools
 readonly SUITE=bookworm
 rootfs_cache=$kernel_cache/rootfs
-# Bases kept: the system one and fstests' (its extra packages make a key
+# Bases kept: the system one, fstests' and the dkms one (each a key
 # of its own), and one older of each while a change moves the key.
-readonly KEEP_BASES=4
+readonly KEEP_BASES=6
 
 usage() {
 	echo "usage: ${0##*/} --build BUILD_DIR --out IMAGE [--stock KERNEL_DIR] [--packages-extra LIST] [--add SRC:/DEST]..." >&2
@@ -56,7 +66,24 @@ cache_key() {
 		echo "arch $(dpkg --print-architecture)"
 		echo "packages $PACKAGES"
 		sha256sum <"$0"
+		[[ -z $dkms_deb ]] || sha256sum <"$dkms_deb"
 	} | sha256sum | cut -c1-16
+}
+
+# The dkms variant's packages: Debian 12's 6.12 kernel instead of its
+# 6.1 one, the headers DKMS builds against, and 6.1's headers, whose
+# kernel the package must refuse to build for.
+dkms_packages() {
+	PACKAGES=${PACKAGES/linux-image-amd64/linux-image-6.12-amd64}
+	PACKAGES+=,linux-headers-6.12-amd64,linux-headers-amd64,dkms
+}
+
+# mmdebstrap's hooks that put ext4dev-dkms in, DKMS building as its
+# postinst runs, with the output kept for the guest's checks.
+dkms_hooks() {
+	[[ -n $dkms_deb ]] || return 0
+	printf '%s\n' --customize-hook="copy-in $dkms_deb /tmp" \
+		--customize-hook="chroot \"\$1\" sh -c 'dpkg -i /tmp/${dkms_deb##*/} >/var/log/ext4dev-dkms-install.log 2>&1; status=\$?; rm -f /tmp/${dkms_deb##*/}; cat /var/log/ext4dev-dkms-install.log; exit \$status'"
 }
 
 # The Debian entries of this machine's apt sources, as one-line apt
@@ -96,9 +123,10 @@ EOF
 
 build_base() {
 	local dir=$1 log=$1.log tmp=$1.tmp start=$SECONDS
-	local -a sources
+	local -a sources hooks
 
 	mapfile -t sources < <(mirrors)
+	mapfile -t hooks < <(dkms_hooks)
 	((${#sources[@]})) ||
 		skip "apt knows no Debian $SUITE sources here (apt-get update?)"
 	note "building the Debian $SUITE base with mmdebstrap (log: $log)"
@@ -110,7 +138,7 @@ build_base() {
 	# puts a stand-in first).
 	if ! PATH=/usr/sbin:/usr/bin:/sbin:/bin nice "$(command -v mmdebstrap)" \
 		--variant=minbase --include="$PACKAGES" \
-		--setup-hook="$(initrd_modules_hook)" \
+		--setup-hook="$(initrd_modules_hook)" "${hooks[@]}" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -166,10 +194,11 @@ populate() {
 	local stage=$1 build=$2 variant=$3 g=$here/guest mnt
 
 	# The guest boots from the image, not from /boot; only the stock
-	# kernel loads modules.
+	# kernel loads modules.  The dkms guest keeps /boot: removing the
+	# package remakes the initrd there, which its next boot takes.
 	# shellcheck disable=SC2115 # the stage is never empty
-	rm -rf "${stage:?}/boot/"*
-	if [[ $variant == stock ]]; then
+	[[ $variant == dkms ]] || rm -rf "${stage:?}/boot/"*
+	if [[ $variant != ours ]]; then
 		# Half the modules' 390 MB drive hardware this guest has not:
 		# no sound, display, network, camera or sensor in `-nodefaults`.
 		rm -rf "$stage"/usr/lib/modules/*/kernel/{sound,drivers/gpu,drivers/media,drivers/net,drivers/infiniband,drivers/iio,drivers/staging}
@@ -181,7 +210,8 @@ populate() {
 	fi
 	mkdir -p "$stage/usr/lib/ext4dev-system"
 	install -m 0755 "$g/checks.sh" "$stage/usr/lib/ext4dev-system/"
-	install -m 0644 "$g/scenarios.sh" "$g/suite-stock.sh" \
+	install -m 0644 "$g/scenarios.sh" "$g/suite-stock.sh" "$g/suite-dkms.sh" \
+		"$g/suite-dkms-purged.sh" \
 		"$stage/usr/lib/ext4dev-system/"
 	# The KTAP runner and disk() of the busybox guest, one copy for both.
 	install -m 0644 "$here/../qemu/guest/lib.sh" "$stage/usr/lib/ext4dev-system/"
@@ -212,10 +242,11 @@ export_kernel() {
 
 stage=""
 key=""
+dkms_deb=""
 
 main() {
 	local build="" out="" base start=$EPOCHREALTIME add
-	local variant=ours kernel_out="" size
+	local variant=ours kernel_out="" size flag_root=""
 	local -a adds=()
 
 	while (($#)); do
@@ -223,6 +254,8 @@ main() {
 		--build) build=${2:?}; shift ;;
 		--out) out=${2:?}; shift ;;
 		--stock) variant=stock kernel_out=${2:?}; shift ;;
+		--dkms) variant=dkms kernel_out=${2:?}; shift ;;
+		--dkms-deb) dkms_deb=$(realpath "${2:?}"); shift ;;
 		--packages-extra) PACKAGES+=,${2:?}; shift ;;
 		--add) adds+=("${2:?}"); shift ;;
 		*) usage ;;
@@ -230,6 +263,10 @@ main() {
 		shift
 	done
 	[[ -n $build && -n $out ]] || usage
+	if [[ $variant == dkms ]]; then
+		[[ -f $dkms_deb ]] || skip "no ext4dev-dkms package '$dkms_deb' (kernel.dkms_deb makes it)"
+		dkms_packages
+	fi
 	[[ -x $build/cli/ext4dev ]] || die "no '$build/cli/ext4dev': build first"
 	command -v mmdebstrap >/dev/null ||
 		skip "mmdebstrap not found (apt-get install mmdebstrap)"
@@ -260,6 +297,7 @@ main() {
 	fi
 	flock -u 9
 	populate "$stage" "$build" "$variant"
+	[[ $variant != dkms ]] || flag_root=1
 	for add in "${adds[@]}"; do
 		mkdir -p "$stage/${add#*:}"
 		cp -a "${add%%:*}/." "$stage/${add#*:}/"
@@ -269,7 +307,8 @@ main() {
 	# kernel's modules), with room for the guest's writes.
 	size=$(($(du -sm "$stage" | cut -f1) + 512))
 	truncate -s $((size > 1024 ? size : 1024))M "$out"
-	mke2fs -q -F -t ext4 -L root -d "$stage" "$out" >/dev/null ||
+	# The dkms guest boots with ext4.require_test_fs=1: a flagged root.
+	mke2fs -q -F -t ext4 -L root ${flag_root:+-E test_fs} -d "$stage" "$out" >/dev/null ||
 		die "mke2fs -d '$stage' '$out' failed"
 	note "root image $out (base $key) in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
 }

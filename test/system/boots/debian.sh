@@ -40,6 +40,13 @@ ext4_disk() {
 	vm_add_disk "$1" "$out/disks/$1.img"
 }
 
+# flagged_disk ROLE: an ext4 disk labelled ROLE, flagged test_filesystem.
+flagged_disk() {
+	truncate -s "${DISK_MB}M" "$out/disks/$1.img"
+	mke2fs -q -F -t ext4 -E test_fs -L "$1" "$out/disks/$1.img" >/dev/null
+	vm_add_disk "$1" "$out/disks/$1.img"
+}
+
 # broken_flagged ROLE: a flagged disk labelled ROLE with the error
 # e2fsck -p repairs: a link count of 5 on a file with one name, and the
 # state "not clean" so that preen checks it.

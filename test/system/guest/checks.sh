@@ -4,7 +4,8 @@
 # verdict leaves through isa-debug-exit: 0x10 all ok (QEMU exits 33), 0x11
 # some check failed (35).  Which boot this is comes from the kernel
 # command line: ext4dev.boot=1 or 2, or NAME for suite-NAME.sh (stock:
-# Debian's kernel, guest/suite-stock.sh).  Disks are found by the serial the
+# Debian's kernel, guest/suite-stock.sh; dkms and dkms-purged: Debian's
+# 6.12 kernel with ext4dev-dkms, guest/suite-dkms*.sh).  Disks are found by the serial the
 # host gave them (see test/system/boots/).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
 here=/usr/lib/ext4dev-system
@@ -18,7 +19,8 @@ here=/usr/lib/ext4dev-system
 # Leave the disks clean for the host's e2fsck and for the next boot:
 # QEMU ends the moment the verdict is written.
 settle() {
-	umount /mnt/scratch /mnt/scratch4 /mnt/plain /mnt 2>/dev/null || true
+	umount /mnt/scratch /mnt/scratch4 /mnt/plain /mnt/flagged \
+		/mnt/unflagged /mnt 2>/dev/null || true
 	journalctl --relinquish-var 2>/dev/null || true
 	sync
 	mount -o remount,ro / 2>/dev/null || true
