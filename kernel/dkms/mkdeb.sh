@@ -11,7 +11,8 @@
 #   LINUX_TREE  the patched tree (default: the kernel cache's linux/)
 # Writes DIR/ext4dev-dkms_<version>_all.deb and the link
 # DIR/ext4dev-dkms.deb to it; prints the .deb's path.  The same tree
-# makes the same bytes (every time stamp is the tree's commit time), so
+# makes the same bytes (every time stamp is the author date of its last
+# patch, the same however often build.sh applies the series), so
 # the guest image that has it installed is cached by its hash.
 # exit: 0, 1 (failed), 77 (no tree or tools)
 set -euo pipefail
@@ -93,7 +94,7 @@ main() {
 	fill "$here/changelog.in" | gzip -9n \
 		>"$stage/usr/share/doc/ext4dev-dkms/changelog.Debian.gz"
 	find "$stage" -type d -exec chmod 755 {} +
-	SOURCE_DATE_EPOCH=$(git -C "$tree" log -1 --format=%ct)
+	SOURCE_DATE_EPOCH=$(git -C "$tree" log -1 --format=%at)
 	export SOURCE_DATE_EPOCH
 	find "$src" -type f -exec chmod 644 {} +
 	chmod 755 "$src/ext4dev-dkms-check"
