@@ -47,9 +47,10 @@ struct rootinit_sysfs_path {
 	"ext4.require_test_fs=1, refusing to mount; set it with " \
 	"'tune2fs -E test_fs'"
 #define REMOUNT_LINE "EXT4-fs (vda): test_filesystem flag cleared while " \
-	"mounted read-only (e2fsck clears it), refusing to remount " \
-	"read-write; set it again with 'tune2fs -E test_fs' or " \
-	"'ext4dev mark-test'"
+	"mounted read-only, refusing to remount read-write; set it again " \
+	"with 'tune2fs -E test_fs'"
+
+static void finish(void);
 
 static FILE *ktap;		/* ttyS1, or the console without one */
 static const char *current;	/* the check being run */
@@ -269,26 +270,46 @@ static void check_ext2_refused(void)
 
 /*
  * On a flagged root mounted read-only under require_test_fs, in three
- * checks run in this order: the stock e2fsck -fp runs, clears the flag
- * (the kernel's filesystem_flags lose test_filesystem), and the remount
- * read-write then fails with EROFS and the kernel's reason.
+ * checks run in this order: the stock e2fsck runs as systemd-fsck runs
+ * it for the root and clears the flag (the kernel's filesystem_flags lose
+ * test_filesystem), and the remount read-write then fails with EROFS and
+ * the kernel's reason.
+ *
+ * systemd-fsck runs "fsck -a" (e2fsck -a = -p) without -f, and judges its
+ * exit status: bit 2 (4, errors left uncorrected) drops to emergency
+ * mode, bit 1 (2, the system should be rebooted) for the root starts
+ * reboot.target, anything else goes on to the remount.  We do the same,
+ * so the checks after this one see what a systemd machine would: on a
+ * reboot or an emergency, init ends here and the checks not run are
+ * missing from the report, which fails the boot.
  */
 static void check_e2fsck_ran(void)
 {
-	int status = 0;
+	int status = 0, code;
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		execl("/sbin/e2fsck", "e2fsck", "-fp", "/dev/vda", (char *)NULL);
+		execl("/sbin/e2fsck", "e2fsck", "-a", "/dev/vda", (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) > 3)
-		report(0, "e2fsck -fp /dev/vda: status 0x%x", status);
-	else
-		report(1, "e2fsck -fp /dev/vda exited %d", WEXITSTATUS(status));
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
+		report(0, "e2fsck -a /dev/vda: status 0x%x", status);
+		return;
+	}
+	code = WEXITSTATUS(status);
+	if (code & 4) {
+		report(0, "e2fsck -a /dev/vda exited %d: errors left, systemd-fsck would drop to emergency mode",
+		       code);
+		finish();
+	}
+	if (code & 2) {
+		report(1, "e2fsck -a /dev/vda exited %d: reboot asked, rebooting as systemd-fsck does for the root",
+		       code);
+		finish();
+	}
+	report(1, "e2fsck -a /dev/vda exited %d: systemd-fsck goes on", code);
 }
 
 static void check_flag_cleared(void)

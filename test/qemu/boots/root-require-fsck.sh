@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # A flagged root mounted read-only under ext4.require_test_fs=1: init
-# runs the stock e2fsck -fp on it (copied into the image with the
-# libraries ldd lists), which clears the flag, and the remount
-# read-write is then refused with the kernel's reason.
+# runs the stock e2fsck on it (copied into the image with the libraries
+# ldd lists) and judges its exit status as systemd-fsck does for a root;
+# e2fsck clears the flag, and the remount read-write is then refused
+# with the kernel's reason.
 # shellcheck disable=SC2034,SC2154 # the runner reads ours, we read its
 # shellcheck source=test/qemu/boots/root.sh
 . "$boot_dir/root.sh"
