@@ -24,6 +24,20 @@ debian_append() {
 		"systemd.show_status=1"
 }
 
+# debian_kernel_boot NAME [ARGS...]: the settings of a boot of Debian's
+# own kernel with its initrd: the command line of boot NAME with ARGS, a
+# failed fstab mount that fails its check rather than holding the boot
+# in emergency mode until the timeout, 1 GiB (the initrd unpacks its
+# modules into RAM) and a longer limit.
+debian_kernel_boot() {
+	local name=$1
+
+	shift
+	BOOT_APPEND="$(debian_append "$name")${*:+ $*} systemd.mask=emergency.service"
+	BOOT_MEMORY=1G
+	BOOT_TIMEOUT=${EXT4DEV_SYSTEM_TIMEOUT:-360}
+}
+
 # The root disk: a sparse copy of --rootfs.  Its journal is not
 # replayed when the guest powers off, so the host leaves it alone.
 root_disk() {

@@ -7,10 +7,7 @@
 # shellcheck source=test/system/boots/debian.sh
 . "$boot_dir/debian.sh"
 
-BOOT_APPEND="$(debian_append dkms-purged) ext4.require_test_fs=1"
-BOOT_APPEND+=" systemd.mask=emergency.service"
-BOOT_MEMORY=1G
-BOOT_TIMEOUT=${EXT4DEV_SYSTEM_TIMEOUT:-360}
+debian_kernel_boot dkms-purged ext4.require_test_fs=1
 GUEST_SUITE="../guest/suite-dkms-purged.sh SUITE_TESTS"
 HOST_CHECKS="disks_clean"
 

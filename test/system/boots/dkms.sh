@@ -8,13 +8,7 @@
 # shellcheck source=test/system/boots/debian.sh
 . "$boot_dir/debian.sh"
 
-# A failed fstab mount must fail its check, not hold the boot in
-# emergency mode until the timeout.
-BOOT_APPEND="$(debian_append dkms) ext4.require_test_fs=1"
-BOOT_APPEND+=" systemd.mask=emergency.service"
-# Debian's initrd unpacks its modules into RAM, and the boot is longer.
-BOOT_MEMORY=1G
-BOOT_TIMEOUT=${EXT4DEV_SYSTEM_TIMEOUT:-360}
+debian_kernel_boot dkms ext4.require_test_fs=1
 GUEST_SUITE="../guest/suite-dkms.sh SUITE_TESTS"
 HOST_CHECKS="disks_clean"
 

@@ -6,12 +6,7 @@
 # shellcheck source=test/system/boots/debian.sh
 . "$boot_dir/debian.sh"
 
-# A failed fstab mount must fail its check, not stop the boot in
-# emergency mode until the timeout.
-BOOT_APPEND="$(debian_append stock) systemd.mask=emergency.service"
-# Debian's initrd unpacks its modules into RAM, and the boot is longer.
-BOOT_MEMORY=1G
-BOOT_TIMEOUT=${EXT4DEV_SYSTEM_TIMEOUT:-360}
+debian_kernel_boot stock
 GUEST_SUITE="../guest/suite-stock.sh SUITE_TESTS"
 HOST_CHECKS="disks_clean"
 
