@@ -220,6 +220,52 @@ static void check_explicit_ext4dev_refused(void)
 }
 
 /*
+ * On a kernel built without CONFIG_EXT4_TEST_FS: no ext4dev type, but
+ * require_test_fs is there and on, and unflagged vdb is refused as ext4
+ * with the parameter's line.
+ */
+static void check_no_ext4dev_type(void)
+{
+	char buf[4096];
+	int fd = open("/proc/filesystems", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		report(0, "cannot read /proc/filesystems");
+		return;
+	}
+	buf[n] = '\0';
+	if (strstr(buf, "\text4dev\n"))
+		report(0, "/proc/filesystems lists ext4dev");
+	else
+		report(1, "no ext4dev in /proc/filesystems");
+}
+
+static void check_require_param_on(void)
+{
+	char value[16];
+
+	if (read_file(ROOTINIT_PARAM, value, sizeof(value)))
+		report(0, "%s: %s", ROOTINIT_PARAM, strerror(errno));
+	else if (strcmp(value, "Y"))
+		report(0, "%s is '%s', not Y", ROOTINIT_PARAM, value);
+	else
+		report(1, "%s is Y", ROOTINIT_PARAM);
+}
+
+static void check_unflagged_refused(void)
+{
+	if (!expect_mount("/dev/vdb", "/mnt/a", "ext4", EINVAL, 1))
+		return;
+	if (logged(REQUIRE_LINE("vdb")))
+		report(1, "EINVAL, and: %s", REQUIRE_LINE("vdb"));
+	else
+		report(0, "EINVAL, but no line '%s'", REQUIRE_LINE("vdb"));
+}
+
+/*
  * A second mount of a mounted device, in four checks run in this order:
  * with require_test_fs off, unflagged vdb mounts at /mnt/a; with it on, a
  * second mount at /mnt/b shares the superblock, ext4dev gets EBUSY; once
@@ -357,6 +403,9 @@ static const struct {
 	{ "e2fsck_ran", check_e2fsck_ran },
 	{ "flag_cleared", check_flag_cleared },
 	{ "remount_refused_with_reason", check_remount_refused_with_reason },
+	{ "no_ext4dev_type", check_no_ext4dev_type },
+	{ "require_param_on", check_require_param_on },
+	{ "unflagged_refused", check_unflagged_refused },
 };
 
 static void run_check(const char *name)
