@@ -115,6 +115,12 @@ vm_add_disk() {
 	fi
 }
 
+# vm_image FILE SIZE MKE2FS-ARGS...: a fresh image made by mke2fs
+# (test/lib/lib.sh's mkimg), or the boot fails saying which.
+vm_image() {
+	mkimg "$@" || fail_boot "mke2fs ${*:3} '$1' failed"
+}
+
 # The disks' part of the QEMU command line, one word per line.
 vm_disk_args() {
 	local i ro dev scsi=0

@@ -7,12 +7,7 @@ readonly IMAGE_MB=16
 
 # image NAME MKE2FS-ARGS...: $out/disks/NAME.img, IMAGE_MB big.
 image() {
-	local img=$out/disks/$1.img
-
-	shift
-	rm -f "$img"
-	truncate -s "${IMAGE_MB}M" "$img"
-	mke2fs -q -F "$@" "$img" >/dev/null || fail_boot "mke2fs $* '$img' failed"
+	vm_image "$out/disks/$1.img" "${IMAGE_MB}M" "${@:2}"
 }
 
 # The three disks of the require suite (and of the modular kernel's):

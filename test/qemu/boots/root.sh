@@ -41,8 +41,7 @@ data_image() {
 
 	shift
 	[[ ${1:-} =~ ^[0-9]+$ ]] && { mb=$1; shift; }
-	truncate -s "${mb}M" "$img"
-	mke2fs -q -F "$@" "$img" >/dev/null 2>&1 || fail_boot "mke2fs $* '$img' failed"
+	vm_image "$img" "${mb}M" "$@"
 	vm_add_disk "$role" "$img" nofsck
 }
 

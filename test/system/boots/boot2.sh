@@ -9,13 +9,11 @@ BOOT_APPEND=$(debian_append 2)
 GUEST_SUITE="../guest/scenarios.sh BOOT2_TESTS"
 
 boot_disks() {
-	local role status=$disks_from/../boot.status
+	local role roles="root scratch scratch4 plain control"
 
-	[[ -f $status ]] || fail_boot "no first boot in '$disks_from'"
-	[[ $(<"$status") == ok ]] ||
-		skip_boot "the first boot did not work: $(<"$status")"
-	for role in root scratch scratch4 plain control; do
-		cp --sparse=always "$disks_from/$role.img" "$out/disks/"
+	# shellcheck disable=SC2086 # a list of roles
+	first_boot_disks $roles
+	for role in $roles; do
 		vm_add_disk "$role" "$out/disks/$role.img" nofsck
 	done
 }

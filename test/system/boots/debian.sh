@@ -47,18 +47,15 @@ root_disk() {
 	vm_add_disk root "$out/disks/root.img" nofsck
 }
 
-# ext4_disk ROLE: a plain ext4 disk labelled ROLE.
+# ext4_disk ROLE [MKE2FS-ARGS...]: an ext4 disk labelled ROLE.
 ext4_disk() {
-	truncate -s "${DISK_MB}M" "$out/disks/$1.img"
-	mke2fs -q -F -t ext4 -L "$1" "$out/disks/$1.img" >/dev/null
+	vm_image "$out/disks/$1.img" "${DISK_MB}M" -t ext4 -L "$1" "${@:2}"
 	vm_add_disk "$1" "$out/disks/$1.img"
 }
 
 # flagged_disk ROLE: an ext4 disk labelled ROLE, flagged test_filesystem.
 flagged_disk() {
-	truncate -s "${DISK_MB}M" "$out/disks/$1.img"
-	mke2fs -q -F -t ext4 -E test_fs -L "$1" "$out/disks/$1.img" >/dev/null
-	vm_add_disk "$1" "$out/disks/$1.img"
+	ext4_disk "$1" -E test_fs
 }
 
 # broken_flagged ROLE: a flagged disk labelled ROLE with the error
@@ -67,8 +64,7 @@ flagged_disk() {
 broken_flagged() {
 	local img=$out/disks/$1.img
 
-	truncate -s "${DISK_MB}M" "$img"
-	mke2fs -q -F -t ext4 -E test_fs -L "$1" "$img" >/dev/null
+	flagged_disk "$1"
 	echo "written by the host" >"$out/hello"
 	debugfs -w -f - "$img" >/dev/null 2>&1 <<EOF2
 write $out/hello hello
@@ -78,5 +74,17 @@ EOF2
 	rm -f "$out/hello"
 	[[ $(debugfs -R "stat hello" "$img" 2>/dev/null) == *"Links: 5"* ]] ||
 		fail_boot "could not break '$img'"
-	vm_add_disk "$1" "$img"
+}
+
+# first_boot_disks ROLE...: copies of the disks an earlier boot left in
+# --disks-from, once that boot worked (else skip, saying why).
+first_boot_disks() {
+	local status=$disks_from/../boot.status role
+
+	[[ -f $status ]] || fail_boot "no first boot in '$disks_from'"
+	[[ $(<"$status") == ok ]] ||
+		skip_boot "the first boot did not work: $(<"$status")"
+	for role; do
+		cp --sparse=always "$disks_from/$role.img" "$out/disks/"
+	done
 }

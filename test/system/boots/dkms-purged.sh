@@ -12,14 +12,9 @@ GUEST_SUITE="../guest/suite-dkms-purged.sh SUITE_TESTS"
 HOST_CHECKS="disks_clean"
 
 boot_disks() {
-	local role status=$disks_from/../boot.status name
+	local name
 
-	[[ -f $status ]] || fail_boot "no first boot in '$disks_from'"
-	[[ $(<"$status") == ok ]] ||
-		skip_boot "the first boot did not work: $(<"$status")"
-	for role in root flagged unflagged; do
-		cp --sparse=always "$disks_from/$role.img" "$out/disks/"
-	done
+	first_boot_disks root flagged unflagged
 	vm_add_disk root "$out/disks/root.img" nofsck
 	vm_add_disk flagged "$out/disks/flagged.img"
 	vm_add_disk unflagged "$out/disks/unflagged.img"
