@@ -1,6 +1,6 @@
 #!/bin/bash
-# Make ext4dev-dkms_<version>_all.deb: fs/ext4 of the kernel tree in the
-# cache with the series applied (kernel/build.sh --source-only makes
+# Make ext4dev-dkms_<version>_all.deb: fs/ext4 of the series applied to
+# the kernel tree in the cache (kernel/build.sh --source-only unpacks
 # it), plus what DKMS needs to build it as ext4 for Debian's own 6.12
 # kernel.  The package ships the sources rather than patching the
 # user's linux-source-6.12 at build time: one tarball version was
@@ -8,7 +8,9 @@
 # whose headers are not that very version (see kernel/README.md).
 #
 # usage: mkdeb.sh --version PROJECT_VERSION --out DIR [--tree LINUX_TREE]
-#   LINUX_TREE  the patched tree (default: the kernel cache's linux/)
+#   LINUX_TREE  a patched git tree whose HEAD is taken (default: the
+#               series in kernel/patches/ made into commits on the
+#               cache's pristine tree, whatever its checkout holds)
 # Writes DIR/ext4dev-dkms_<version>_all.deb and the link
 # DIR/ext4dev-dkms.deb to it; prints the .deb's path.  The same tree
 # makes the same bytes (every time stamp is the author date of its last
@@ -52,14 +54,15 @@ fill() {
 stage=""
 
 main() {
-	local tree=$kernel_src out="" src deb upstream
+	local tree=$kernel_src out="" src deb upstream rev="" commits
+	local -a patches
 
 	version=""
 	while (($#)); do
 		case $1 in
 		--version) version=${2:?}; shift ;;
 		--out) out=${2:?}; shift ;;
-		--tree) tree=${2:?}; shift ;;
+		--tree) tree=${2:?}; rev=HEAD; shift ;;
 		*) die "usage: see the head of ${0##*/}" ;;
 		esac
 		shift
@@ -73,15 +76,24 @@ main() {
 	upstream=$(make -s -C "$tree" kernelversion)
 	[[ $abi == "$upstream+"* ]] ||
 		die "the tree is Linux $upstream, $SOURCE_PACKAGE is $srcver"
-	# The series must be applied: the tree's fs/ext4 has the type.
-	grep -q '"ext4dev"' "$tree/fs/ext4/super.c" ||
+	# The cache's checkout is whatever a build, a flavour or a
+	# developer left there, and kernel.build rewrites it while this
+	# runs beside it: take the series' own commits instead, which
+	# series_commits makes without touching the checkout.
+	if [[ -z $rev ]]; then
+		mapfile -t patches < <(series_patches)
+		commits=$(series_commits "${patches[@]}")
+		rev=${commits##*$'\n'}
+	fi
+	# The series must be applied: its fs/ext4 has the type.
+	git -C "$tree" grep -q '"ext4dev"' "$rev" -- fs/ext4/super.c ||
 		die "'$tree' does not have the series applied"
 
 	stage=$(mktemp -d)
 	trap 'rm -rf "$stage"' EXIT
 	src=$stage/usr/src/ext4dev-$version
 	mkdir -p "$src/fs" "$stage/DEBIAN" "$stage/usr/share/doc/ext4dev-dkms"
-	git -C "$tree" archive HEAD fs/ext4 | tar -x -C "$src"
+	git -C "$tree" archive "$rev" fs/ext4 | tar -x -C "$src"
 	rm -f "$src/fs/ext4/.kunitconfig"
 	cp "$here/Kbuild" "$src/fs/ext4/Kbuild"
 	fill "$here/ext4dev-dkms.c.in" >"$src/fs/ext4/ext4dev-dkms.c"
@@ -94,7 +106,7 @@ main() {
 	fill "$here/changelog.in" | gzip -9n \
 		>"$stage/usr/share/doc/ext4dev-dkms/changelog.Debian.gz"
 	find "$stage" -type d -exec chmod 755 {} +
-	SOURCE_DATE_EPOCH=$(git -C "$tree" log -1 --format=%at)
+	SOURCE_DATE_EPOCH=$(git -C "$tree" log -1 --format=%at "$rev")
 	export SOURCE_DATE_EPOCH
 	find "$src" -type f -exec chmod 644 {} +
 	chmod 755 "$src/ext4dev-dkms-check"
