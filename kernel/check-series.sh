@@ -76,7 +76,7 @@ check_header() {
 	local patch=$1 subject
 
 	subject=$(sed -n 's/^Subject: //p' "$patch" | head -n1)
-	[[ $subject =~ ^\[PATCH( [0-9]+/[0-9]+)?\]\ ext4:\ [a-z] ]] ||
+	[[ $subject =~ ^\[PATCH( v[0-9]+)?( [0-9]+/[0-9]+)?\]\ ext4:\ [a-z] ]] ||
 		{ echo "subject is not 'ext4: <lowercase summary>': $subject"; return 1; }
 	grep -qxF "From: $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>" "$patch" ||
 		{ echo "author is not '$GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>'"; return 1; }

@@ -12,6 +12,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-$kernel_src}
+# The revision this export is, for the subjects: "[PATCH v5 3/8]".
+series_version=5
 cover=$kernel_patches/0000-cover-letter.patch
 
 # Subject (without the "[PATCH 0/N] " prefix) of the current cover letter.
@@ -50,9 +52,11 @@ main() {
 	# The headers a submission carries; base-commit: names the commit
 	# of the unpacked tarball the series applies to.
 	git -C "$tree" format-patch -q --cover-letter -o "$kernel_patches" \
+		--subject-prefix="PATCH v$series_version" \
 		--to=linux-ext4@vger.kernel.org \
 		--cc="Theodore Ts'o <tytso@mit.edu>" \
 		--cc="Andreas Dilger <adilger.kernel@dilger.ca>" \
+		--cc=linux-fsdevel@vger.kernel.org \
 		--base=pristine pristine..HEAD
 	fill_cover "$subject" "$blurb"
 	(cd "$kernel_patches" && printf '%s\n' [0-9][0-9][0-9][0-9]-*.patch |
