@@ -5,8 +5,8 @@
 #   FSTESTS_SRC=/path/to/xfstests test/fstests/run.sh --build BUILD --out DIR [--list FILE]
 #
 # 1. copies $FSTESTS_SRC (a clone or a release tree) to DIR/src, applies
-#    our patches (0*.patch, in order), adds the gate test from
-#    test/fstests/tests/ (the gate tests), and builds it (make);
+#    our patches (0*.patch, in order; the tests they add are the gate
+#    tests), and builds it (make);
 # 2. makes a root image with test/system/mkrootfs.sh plus fstests'
 #    runtime packages and the built tree in /var/lib/xfstests;
 # 3. boots it (test/vm/run.sh, boots/fstests.sh) with blank "test" and
@@ -26,15 +26,13 @@ root=$(cd "$here/../.." && pwd)
 # What fstests runs with, in the guest.
 readonly RUNTIME=xfsprogs,attr,acl,quota,bc,psmisc,gawk,procps,libaio1,libgdbm6,liburing2,uuid-runtime
 
-# The source, the patches and the gate test decide the build: rebuilt only
-# when their hash changes (a build takes minutes).
+# The source and the patches decide the build: rebuilt only when their
+# hash changes (a build takes minutes).
 build_fstests() {
 	local src=$1 stamp p
 
 	stamp=$( { (cd "$FSTESTS_SRC" && tar --exclude=.git --sort=name --mtime=@0 -cf - .);
-		cat "$here"/0*.patch;
-		[[ ! -d $root/test/fstests/tests ]] ||
-			tar -C "$root/test/fstests/tests" --sort=name --mtime=@0 -cf - .; } |
+		cat "$here"/0*.patch; } |
 		sha256sum | cut -c1-16)
 	if [[ -f $src.stamp && $(<"$src.stamp") == "$stamp" ]]; then
 		note "fstests already built in $src ($stamp)"
@@ -47,8 +45,6 @@ build_fstests() {
 		patch -d "$src" -p1 --forward -s <"$p" ||
 			die "${p##*/} does not apply to '$FSTESTS_SRC'"
 	done
-	[[ ! -d $root/test/fstests/tests ]] ||
-		cp -a "$root/test/fstests/tests/." "$src/tests/"
 	note "building fstests in $src (log: $src.build.log)"
 	nice make -C "$src" -j"$(nproc)" >"$src.build.log" 2>&1 ||
 		{ tail -n 20 "$src.build.log" >&2; die "fstests build failed (its build dependencies: .ci/deps)"; }
@@ -81,10 +77,7 @@ main() {
 	mkdir -p "$out/guest"
 	sed 's/#.*//' "$tests" | xargs -n1 >"$out/guest/fstests.list"
 	: >"$out/gate.list"
-	if [[ -d $root/test/fstests/tests ]]; then
-		(cd "$root/test/fstests/tests" && find . -type f -regex './[a-z0-9]*/[0-9]+' | sed 's|^\./||') |
-			tee "$out/gate.list" >>"$out/guest/fstests.list"
-	fi
+	gate_tests "$here"/0*.patch | tee "$out/gate.list" >>"$out/guest/fstests.list"
 	build_fstests "$src"
 	cp "$here/guest/suite-fstests.sh" "$out/guest/"
 	"$root/test/system/mkrootfs.sh" --build "$build" --out "$out/root.img" \
@@ -119,6 +112,13 @@ main() {
 	((differ == 0)) || { echo "FAIL: $differ test(s) differ between ext4 and ext4dev" >&2; exit 1; }
 	[[ -z $gate ]] || { echo "FAIL: the gate test failed:$gate" >&2; exit 1; }
 	echo "fstests: every test has the same result under ext4 and ext4dev"
+}
+
+# The tests our patches add (ext4/002 for tests/ext4/002): new files
+# under tests/ named by a number, which fstests' ./new gave them.
+gate_tests() {
+	awk '/^diff --git /{f = substr($4, 3)}
+	     /^new file mode/ && f ~ /^tests\/[a-z0-9]+\/[0-9]+$/ {print substr(f, 7)}' "$@"
 }
 
 result() {
