@@ -329,7 +329,8 @@ static void check_ext2_refused(void)
  * reboot or an emergency, init ends here and the checks not run are
  * missing from the report, which fails the boot.
  */
-static void check_e2fsck_ran(void)
+/* Run /sbin/e2fsck OPTS /dev/vda and judge its exit status as above. */
+static void run_e2fsck(const char *opts)
 {
 	int status = 0, code;
 	pid_t pid;
@@ -337,25 +338,64 @@ static void check_e2fsck_ran(void)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		execl("/sbin/e2fsck", "e2fsck", "-a", "/dev/vda", (char *)NULL);
+		execl("/sbin/e2fsck", "e2fsck", opts, "/dev/vda", (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
-		report(0, "e2fsck -a /dev/vda: status 0x%x", status);
+		report(0, "e2fsck %s /dev/vda: status 0x%x", opts, status);
 		return;
 	}
 	code = WEXITSTATUS(status);
 	if (code & 4) {
-		report(0, "e2fsck -a /dev/vda exited %d: errors left, systemd-fsck would drop to emergency mode",
-		       code);
+		report(0, "e2fsck %s /dev/vda exited %d: errors left, systemd-fsck would drop to emergency mode",
+		       opts, code);
 		finish();
 	}
 	if (code & 2) {
-		report(1, "e2fsck -a /dev/vda exited %d: reboot asked, rebooting as systemd-fsck does for the root",
-		       code);
+		report(1, "e2fsck %s /dev/vda exited %d: reboot asked, rebooting as systemd-fsck does for the root",
+		       opts, code);
 		finish();
 	}
-	report(1, "e2fsck -a /dev/vda exited %d: systemd-fsck goes on", code);
+	report(1, "e2fsck %s /dev/vda exited %d: systemd-fsck goes on", opts, code);
+}
+
+static void check_e2fsck_ran(void)
+{
+	run_e2fsck("-a");
+}
+
+/*
+ * The same with our e2fsprogs patch (test/upstream/): "e2fsck -fp", the
+ * forced preen an administrator or another distribution's initramfs
+ * runs, keeps the flag the running kernel requires, so the flag stays
+ * and the remount read-write goes through.
+ */
+static void check_e2fsck_fp_ran(void)
+{
+	run_e2fsck("-fp");
+}
+
+static void check_flag_kept(void)
+{
+	char flags[256];
+
+	if (read_file("/sys/fs/ext4/vda/filesystem_flags", flags, sizeof(flags)))
+		report(0, "cannot read filesystem_flags");
+	else if (!strstr(flags, "test_filesystem"))
+		report(0, "e2fsck cleared the flag: '%s'", flags);
+	else
+		report(1, "filesystem_flags still '%s'", flags);
+}
+
+/* The remount read-write works, and the kernel logged no refusal. */
+static void check_remount_rw(void)
+{
+	if (mount(NULL, "/", NULL, MS_REMOUNT, NULL))
+		report(0, "remount read-write: %s", strerror(errno));
+	else if (logged(REMOUNT_LINE))
+		report(0, "remounted, but the kernel logged '%s'", REMOUNT_LINE);
+	else
+		report(1, "/ remounted read-write");
 }
 
 static void check_flag_cleared(void)
@@ -403,6 +443,9 @@ static const struct {
 	{ "e2fsck_ran", check_e2fsck_ran },
 	{ "flag_cleared", check_flag_cleared },
 	{ "remount_refused_with_reason", check_remount_refused_with_reason },
+	{ "e2fsck_fp_ran", check_e2fsck_fp_ran },
+	{ "flag_kept", check_flag_kept },
+	{ "remount_rw", check_remount_rw },
 	{ "no_ext4dev_type", check_no_ext4dev_type },
 	{ "require_param_on", check_require_param_on },
 	{ "unflagged_refused", check_unflagged_refused },

@@ -11,22 +11,12 @@
 GUEST_CHECKS="e2fsck_ran flag_cleared remount_refused_with_reason"
 BOOT_APPEND=$(root_append ro ext4.require_test_fs=1)
 
-# The host's stock e2fsck and the libraries it loads, into the tree.
-copy_e2fsck() {
-	local tree=$out/tree bin lib
+boot_disks() {
+	local bin
 
 	bin=$(command -v e2fsck || echo /sbin/e2fsck)
 	[[ -x $bin ]] || skip_boot "no e2fsck on the host (apt-get install e2fsprogs)"
-	mkdir -p "$tree/sbin"
-	cp "$bin" "$tree/sbin/e2fsck"
-	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
-		mkdir -p "$tree$(dirname "$lib")"
-		cp -L "$lib" "$tree$lib"
-	done
-}
-
-boot_disks() {
-	copy_e2fsck
+	copy_e2fsck "$bin"
 	# e2fsck and its libraries (~3.5 MB) need a bigger root.
 	root_image 16 -E test_fs
 }

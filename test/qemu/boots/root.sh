@@ -12,6 +12,9 @@
 
 BOOT_MEMORY=128M
 BOOT_TIMEOUT=60
+# This file's folder: descriptions elsewhere (test/upstream/boots/)
+# source it too.
+root_boots=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # root_append ARGS...: the kernel command line of a root boot.
 root_append() {
@@ -30,9 +33,22 @@ root_image() {
 	[[ ${1:-} =~ ^[0-9]+$ ]] && { mb=$1; shift; }
 	mkdir -p "$tree/sbin" "$tree/proc" "$tree/sys" "$tree/dev" \
 		"$tree/mnt/a" "$tree/mnt/b" "$tree/mnt/c"
-	"${CC:-cc}" -static -Os -Wall -o "$tree/sbin/init" "$boot_dir/../rootinit.c" ||
+	"${CC:-cc}" -static -Os -Wall -o "$tree/sbin/init" "$root_boots/../rootinit.c" ||
 		skip_boot "cannot build a static rootinit (libc6-dev has libc.a)"
 	data_image root "$mb" -t ext4 -d "$tree" "$@"
+}
+
+# copy_e2fsck BINARY: BINARY as /sbin/e2fsck of the root, with the
+# libraries ldd lists for it (about 3.5 MB: a 16 MB root holds them).
+copy_e2fsck() {
+	local tree=$out/tree bin=$1 lib
+
+	mkdir -p "$tree/sbin"
+	cp "$bin" "$tree/sbin/e2fsck"
+	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$tree$(dirname "$lib")"
+		cp -L "$lib" "$tree$lib"
+	done
 }
 
 # data_image ROLE [MB] MKE2FS-ARGS...: another disk, in the order added.
