@@ -57,6 +57,8 @@ struct fsio_dev {
 					/* other name, e.g. "/dev/loop1" */
 	bool mounted_elsewhere;	/* mountpoint is another namespace's */
 	char holder[NAME_MAX + 1];	/* with a busy error: e.g. "dm-0" */
+	off_t offset;		/* where the filesystem starts in the */
+				/* device: mkfs -E offset=, else 0 */
 };
 
 struct fsio_write_opts {
@@ -272,8 +274,8 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
 errcode_t fsio_lock_target(struct fsio_dev *dev, bool create);
 
 /*
- * Before anything is written: make the image file @bytes long (only
- * ever longer), so that a host filesystem that cannot hold a file that
+ * Before anything is written: make the image file dev->offset + @bytes
+ * long (only ever longer), so that a host filesystem that cannot hold a file that
  * large says so now (EFBIG, with the largest size it takes in
  * dev->max_file_size) rather than at the last block.
  */
@@ -281,7 +283,7 @@ errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes);
 
 /*
  * mkfs -n: could dev->path, which does not exist, be created and made
- * @bytes long?  Creates it (O_EXCL), sizes it and removes it again, so
+ * dev->offset + @bytes long?  Creates it (O_EXCL), sizes it and removes it again, so
  * the dry run fails where the real run would, with the same error.
  */
 errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes);
@@ -294,8 +296,8 @@ void fsio_remove_created(struct fsio_dev *dev);
 
 /*
  * Point @fs, set up in memory on another channel (mkfs uses /dev/null),
- * at dev->path, opened read-write and exclusively: EXT4DEV_ERR_BUSY
- * when the kernel holds the device.
+ * at dev->path, opened read-write and exclusively, from dev->offset on:
+ * EXT4DEV_ERR_BUSY when the kernel holds the device.
  */
 errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs);
 

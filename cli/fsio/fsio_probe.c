@@ -6,7 +6,9 @@
  * one, so that a command opens its device once.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <blkid/blkid.h>
 
@@ -23,16 +25,26 @@ static void copy_value(blkid_probe pr, const char *name, char *buf,
 
 /*
  * A probe of the descriptor we hold, when we hold one (libblkid leaves
- * a descriptor it did not open alone), else of the path.
+ * a descriptor it did not open alone), else of the path; from
+ * dev->offset on, where mkfs -E offset= puts the filesystem.  A
+ * descriptor opened here is left in *@own_fd for the caller to close.
  */
-static blkid_probe probe_new(const struct fsio_dev *dev)
+static blkid_probe probe_new(const struct fsio_dev *dev, int *own_fd)
 {
+	int fd = dev->lock_fd;
 	blkid_probe pr;
 
-	if (dev->lock_fd < 0)
+	*own_fd = -1;
+	if (fd < 0 && !dev->offset)
 		return blkid_new_probe_from_filename(dev->path);
+	if (fd < 0) {
+		fd = open(dev->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			return NULL;
+		*own_fd = fd;
+	}
 	pr = blkid_new_probe();
-	if (pr && blkid_probe_set_device(pr, dev->lock_fd, 0, 0)) {
+	if (pr && blkid_probe_set_device(pr, fd, dev->offset, 0)) {
 		blkid_free_probe(pr);
 		pr = NULL;
 	}
@@ -45,13 +57,17 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 		"ext4dev", "ext4", "ext3", "ext2", "jbd", NULL
 	};
 	blkid_probe pr;
-	int rc;
+	int rc, own_fd;
 
 	dev->foreign_type[0] = '\0';
 	dev->foreign_usage[0] = '\0';
-	pr = probe_new(dev);
-	if (!pr)
-		return errno ? (errcode_t)errno : EXT2_ET_NO_MEMORY;
+	pr = probe_new(dev, &own_fd);
+	if (!pr) {
+		rc = errno;
+		if (own_fd >= 0)
+			close(own_fd);
+		return rc ? (errcode_t)rc : EXT2_ET_NO_MEMORY;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
 					  BLKID_SUBLKS_USAGE);
@@ -80,6 +96,8 @@ errcode_t fsio_probe_type(struct fsio_dev *dev, bool only_ext)
 			 "set of signatures");
 	}
 	blkid_free_probe(pr);
+	if (own_fd >= 0)
+		close(own_fd);
 	return 0;
 }
 

@@ -99,7 +99,7 @@ errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes)
 
 	if (fd < 0)
 		return errno;
-	err = size_fd(dev, fd, bytes);
+	err = size_fd(dev, fd, dev->offset + bytes);
 	close(fd);
 	return err;
 }
@@ -112,7 +112,7 @@ errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes)
 
 	if (fd < 0)
 		return errno;
-	err = size_fd(dev, fd, bytes);
+	err = size_fd(dev, fd, dev->offset + bytes);
 	close(fd);
 	if (unlink(dev->path) && !err)
 		err = errno;
@@ -151,6 +151,15 @@ errcode_t fsio_check_target_rw(struct fsio_dev *dev)
 	return err ? err : io_channel_close(io);
 }
 
+/* Every block of the channel @io from @offset bytes into the device on. */
+static errcode_t set_offset(io_channel io, off_t offset)
+{
+	char opt[32];
+
+	snprintf(opt, sizeof(opt), "offset=%lld", (long long)offset);
+	return io_channel_set_options(io, opt);
+}
+
 errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs)
 {
 	io_channel io;
@@ -161,6 +170,8 @@ errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs)
 	if (err)
 		return err;
 	err = io_channel_set_blksize(io, fs->blocksize);
+	if (!err && dev->offset)
+		err = set_offset(io, dev->offset);
 	if (!err)
 		err = ext2fs_get_mem(strlen(dev->path) + 1, &name);
 	if (err) {

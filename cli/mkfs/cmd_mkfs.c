@@ -119,7 +119,9 @@ static int build(struct mkfs_run *run)
 		rc = mkfs_name(run);
 	if (rc == EXT4DEV_CONTINUE)
 		show_plan(run);
-	if (rc == EXT4DEV_CONTINUE && !run->opts->production)
+	/* blkid names a device, not a filesystem inside it. */
+	if (rc == EXT4DEV_CONTINUE && !run->opts->production &&
+	    !run->plan->offset)
 		run->blkid_rival = blkid_name_rival(run->fs->super);
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_write(run);
@@ -166,6 +168,8 @@ static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
 		rc = mkfs_params(o, &cfg, &plan);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = check_production(o, &plan);
+	/* From here on the device is read and written from the offset. */
+	dev->offset = (off_t)plan.offset;
 	if (rc == EXT4DEV_CONTINUE)
 		rc = check_signature(o, &plan, dev);
 	if (rc == EXT4DEV_CONTINUE)

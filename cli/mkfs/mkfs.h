@@ -93,6 +93,7 @@ struct mkfs_plan {
 	blk64_t orphan_file_blocks;
 	bool hash_seed_set;
 	unsigned int quota_types;	/* 1 << 0 usr, 1 grp, 2 prj */
+	__u64 offset;			/* -E offset=: bytes before the fs */
 
 	struct ext2_super_block param;	/* what ext2fs_initialize() gets */
 };

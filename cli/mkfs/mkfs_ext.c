@@ -205,6 +205,13 @@ static int set_mmp_interval(struct ext_src *src, const char *key,
 	return EXT4DEV_CONTINUE;
 }
 
+static int set_offset(struct ext_src *src, const char *key, const char *arg,
+		      unsigned long num)
+{
+	src->plan->offset = num;
+	return EXT4DEV_CONTINUE;
+}
+
 static int set_backups(struct ext_src *src, const char *key, const char *arg,
 		       unsigned long num)
 {
@@ -290,7 +297,8 @@ static const struct ext_key ext_keys[] = {
 	{ "stripe_width", EXT_NUMBER, set_stripe_width,
 	  "RAID stripe width in blocks" },
 	{ "stripe-width", EXT_NUMBER, set_stripe_width, NULL },
-	{ "offset", EXT_UNSUPPORTED, NULL, NULL },
+	{ "offset", EXT_NUMBER, set_offset,
+	  "bytes before the filesystem in the device" },
 	{ "resize", EXT_TEXT, set_resize,
 	  "reserve descriptors to grow to this size" },
 	{ "packed_meta_blocks", EXT_ONOFF, set_onoff,

@@ -311,6 +311,43 @@ static int pick_inode_count(const struct mkfs_opts *o,
 	return EXT4DEV_CONTINUE;
 }
 
+/*
+ * -E offset=: the filesystem starts that many bytes into the device.
+ * Without SIZE it ends where the device does, as mke2fs makes it (one
+ * warning: the size is then a guess); on a block device it must end
+ * there at the latest.  An image file grows to hold it.
+ */
+static int apply_offset(const struct mkfs_opts *o, struct mkfs_plan *plan)
+{
+	blk64_t skip = plan->offset / (unsigned int)plan->blocksize;
+	__u64 dev_bytes = (__u64)plan->dev_size * (unsigned int)plan->blocksize;
+
+	if (!plan->offset)
+		return EXT4DEV_CONTINUE;
+	if (!o->size_arg) {
+		if (skip >= plan->fs_blocks)
+			return report_failure("'%s': offset %llu is past the "
+					      "end of the device",
+					      plan->device,
+					      (unsigned long long)plan->offset);
+		plan->fs_blocks -= skip;
+		ext2fs_blocks_count_set(&plan->param, plan->fs_blocks);
+		report_warn(NULL, "offset without a filesystem size: making "
+			    "%llu blocks, to the end of the device",
+			    (unsigned long long)plan->fs_blocks);
+	} else if (plan->dev_is_blk &&
+		   plan->offset + (__u64)plan->fs_blocks * plan->blocksize >
+		   dev_bytes) {
+		return report_failure("'%s': offset %llu and size %s go past "
+				      "the end of the device (%llu bytes)",
+				      plan->device,
+				      (unsigned long long)plan->offset,
+				      o->size_arg,
+				      (unsigned long long)dev_bytes);
+	}
+	return EXT4DEV_CONTINUE;
+}
+
 int mkfs_params(const struct mkfs_opts *o, const struct mkfs_config *cfg,
 		struct mkfs_plan *plan)
 {
@@ -329,6 +366,8 @@ int mkfs_params(const struct mkfs_opts *o, const struct mkfs_config *cfg,
 	rc = conf_switches(o, cfg, plan);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = apply_ext_opts(o, cfg, plan);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = apply_offset(o, plan);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = check_features(o, plan);
 	if (rc == EXT4DEV_CONTINUE)

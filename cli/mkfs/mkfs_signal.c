@@ -46,17 +46,18 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
-static int where_supers(ext2_filsys fs)
+/* Where the superblocks go, in bytes into the device (-E offset= on). */
+static int where_supers(ext2_filsys fs, off_t offset)
 {
 	dgrp_t groups = fs->group_desc_count;
 
 	wipe.offs = calloc((size_t)groups + 1, sizeof(*wipe.offs));
 	if (!wipe.offs)
 		return -1;
-	wipe.offs[wipe.n++] = SUPERBLOCK_OFFSET;
+	wipe.offs[wipe.n++] = offset + SUPERBLOCK_OFFSET;
 	for (dgrp_t g = 1; g < groups; g++)
 		if (ext2fs_bg_has_super(fs, g))
-			wipe.offs[wipe.n++] =
+			wipe.offs[wipe.n++] = offset +
 				(off_t)ext2fs_group_first_block2(fs, g) *
 				fs->blocksize;
 	return 0;
@@ -84,7 +85,7 @@ void mkfs_signal_block(bool block)
 int mkfs_signal_arm(struct mkfs_run *run)
 {
 	wipe.fd = open(run->plan->device, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
-	if (wipe.fd < 0 || where_supers(run->fs))
+	if (wipe.fd < 0 || where_supers(run->fs, run->dev->offset))
 		return report_failure("'%s': cannot prepare for an "
 				      "interruption: out of memory or "
 				      "descriptors", run->plan->device);

@@ -169,7 +169,8 @@ option '-c' is not supported|-c NEWIMG 8M
 option '-S' is not supported|-S NEWIMG 8M
 option '-z' is not supported|-z undo NEWIMG 8M
 unknown extended option 'bogus'|-E bogus NEWIMG 8M
-extended option 'offset' is not supported|-E offset=4096 NEWIMG 8M
+extended option 'android_sparse' is not supported|-E android_sparse NEWIMG 8M
+invalid offset '4k'|-E offset=4k NEWIMG 8M
 invalid filesystem feature list 'bogus'|-O bogus NEWIMG 8M
 feature 'journal_dev' is not supported|-O journal_dev NEWIMG 8M
 invalid quota type 'bogus'|-O quota -E quotatype=usr:bogus NEWIMG 8M

@@ -10,9 +10,11 @@ The superblock itself is read without libext2fs by test/pylib/sbtool.py
 what the drivers in test/fault and test/stress each wrote for
 themselves.
 
-  ext4dev_test.py same-bytes A B    exit 0 when the images differ at
+  ext4dev_test.py same-bytes A B [OFFSET]
+                                    exit 0 when the images differ at
                                     most in s_kbytes_written (and the
-                                    checksum that covers it)
+                                    checksum that covers it) of the
+                                    filesystem OFFSET bytes in
 """
 import contextlib
 import hashlib
@@ -193,29 +195,30 @@ def _geometry(raw):
     return 1024 << log_bs, first, bpg, lo | hi << 32
 
 
-def _copy_offsets(f):
-    """Where a superblock copy may be: the primary and the first block of
-    every group that has the magic there."""
-    f.seek(SB_OFFSET)
+def _copy_offsets(f, base=0):
+    """Where a superblock copy may be, in a filesystem @base bytes into
+    the file: the primary and the first block of every group that has the
+    magic there."""
+    f.seek(base + SB_OFFSET)
     raw = f.read(1024)
     bs, first, bpg, blocks = _geometry(raw)
-    offs = [SB_OFFSET]
+    offs = [base + SB_OFFSET]
     for start in range(first + bpg, blocks, bpg):
-        f.seek(start * bs + 0x38)
+        f.seek(base + start * bs + 0x38)
         if struct.unpack('<H', f.read(2) or b'\0\0')[0] == SB_MAGIC:
-            offs.append(start * bs)
+            offs.append(base + start * bs)
     return offs
 
 
-def same_bytes_but_kbytes(a, b):
+def same_bytes_but_kbytes(a, b, base=0):
     """None when @a and @b hold the same bytes but for s_kbytes_written
-    and s_checksum in their superblock copies; else the first other
-    offset where they differ."""
+    and s_checksum in the superblock copies of the filesystem @base bytes
+    into them; else the first other offset where they differ."""
     with open(a, 'rb') as fa, open(b, 'rb') as fb:
         if os.fstat(fa.fileno()).st_size != os.fstat(fb.fileno()).st_size:
             return -1
         masked = set()
-        for off in _copy_offsets(fa):
+        for off in _copy_offsets(fa, base):
             for field, n in (KBYTES_WRITTEN, CHECKSUM):
                 masked.update(range(off + field, off + field + n))
         fa.seek(0)
@@ -233,8 +236,9 @@ def same_bytes_but_kbytes(a, b):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == 'same-bytes':
-        diff = same_bytes_but_kbytes(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 5) and sys.argv[1] == 'same-bytes':
+        base = int(sys.argv[4]) if len(sys.argv) == 5 else 0
+        diff = same_bytes_but_kbytes(sys.argv[2], sys.argv[3], base)
         if diff is None:
             return 0
         print(f'first difference at byte {diff}' if diff >= 0 else

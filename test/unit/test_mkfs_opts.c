@@ -166,7 +166,7 @@ static void test_ext_opt_errors(void **state)
 	static const char *const usage[] = {
 		"nosuch", "stride", "stride=x", "num_backup_sb=3",
 		"root_owner=1", "root_owner=a:b", "desc_size=64",
-		"offset=4096", "quotatype=usr:bogus", "hash_seed=zz",
+		"offset=4k", "android_sparse", "quotatype=usr:bogus", "hash_seed=zz",
 		"encoding=nosuch", "orphan_file_size=0", "resize=0",
 	};
 	struct mkfs_plan ctl;
@@ -177,6 +177,11 @@ static void test_ext_opt_errors(void **state)
 		    EXT4DEV_EXIT_USAGE)
 			fail_msg("-E %s is not a usage error", usage[i]);
 	}
+	/* offset: bytes, in C notation as mke2fs's strtoull(arg, 0). */
+	small_fs(&ctl);
+	assert_int_equal(mkfs_parse_ext_opts(&ctl, "offset=0x100000", NULL),
+			 -1);
+	assert_int_equal(ctl.offset, 1048576);
 	/* quotatype: a list; prj brings the project feature. */
 	small_fs(&ctl);
 	assert_int_equal(mkfs_parse_ext_opts(&ctl, "quotatype=grpquota:prj",
