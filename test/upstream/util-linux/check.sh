@@ -15,43 +15,24 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test/lib/lib.sh
-. "$here/../../lib/lib.sh"
-# shellcheck source=test/lib/ktap.sh
-. "$here/../../lib/ktap.sh"
-
+PROJECT=util-linux
 patch_file=$(ls "$here"/0*.patch)
-# The test the patch adds: tests/ts/<component>/<name>, run as
-# <component>/<name>.
+# The test the patch adds, tests/ts/<component>/<name>, run as
+# <component>/<name> and reported as "<component>: <name>" (its TS_DESC).
 new_test=$(sed -n 's|^+++ b/tests/ts/\([^/]*/[^/]*\)$|\1|p' "$patch_file")
+new_test_name="${new_test%%/*}: ${new_test#*/}"
+# shellcheck source=test/upstream/lib.sh
+. "$here/../lib.sh"
 
-# build TREE PATCHED(0/1): as e2fsprogs/check.sh's build(), for libblkid
-# and blkid only.
-build() {
-	local tree=$1 patched=$2 stamp
-
-	stamp=$( { echo "$version $patched"; cat "$patch_file" "$0"; } | sha256sum | cut -c1-16)
-	if [[ -f $tree.stamp && $(<"$tree.stamp") == "$stamp" ]]; then
-		note "$tree: built already ($stamp)"
-		return 0
-	fi
-	rm -f "$tree.stamp"
-	"$here/../source.sh" util-linux "$tree" >/dev/null || return $?
-	if ((patched)); then
-		patch -d "$tree" -p1 -s --no-backup-if-mismatch <"$patch_file" \
-			>"$tree.patch.log" 2>&1 || return 2
-	fi
-	note "building $tree (log: $tree.build.log)"
-	(cd "$tree" && ./configure --disable-all-programs --enable-libblkid \
-		--enable-blkid --disable-nls --without-python --without-systemd \
-		--without-udev && make -j"$(nproc)" blkid) >"$tree.build.log" 2>&1 ||
-		{ tail -n 20 "$tree.build.log" >&2; return 1; }
-	echo "$stamp" >"$tree.stamp"
+make_tree() {
+	./configure --disable-all-programs --enable-libblkid --enable-blkid \
+		--disable-nls --without-python --without-systemd \
+		--without-udev && make -j"$(nproc)" blkid
 }
 
-# run_tests TREE [TEST]: util-linux's runner on the blkid tests (or one);
-# "name status" lines for each test and sub-test into TREE.results, the
-# names that passed into TREE.passed.
+# util-linux's runner on the blkid tests (or TEST): "name|STATUS" for
+# each test and sub-test into TREE.results, the names that passed into
+# TREE.passed.
 run_tests() {
 	local tree=$1
 
@@ -63,8 +44,19 @@ run_tests() {
 	sed -n 's/|OK$//p' "$tree.results" | sort >"$tree.passed"
 }
 
+run_suite() {
+	run_tests "$1"
+	echo "# ${1##*/}: $(wc -l <"$1.passed") passed; not passed: $(grep -v '|OK$' "$1.results" | xargs -d '\n')"
+	# The patched library where the guest finds it.
+	if [[ $1 == "$patched" ]]; then
+		rm -rf "${out:?}/lib"
+		mkdir -p "$out/lib"
+		cp "$(readlink -f "$1/.libs/libblkid.so.1")" "$out/lib/libblkid.so.1"
+	fi
+}
+
 # The new test alone in TREE (copied in, with its expected output, when
-# TREE lacks it): 0 when it passed.
+# TREE lacks it, and taken out again): 0 when it passed.
 run_new_test() {
 	local tree=$1 from=$2 copied=0 passed=1
 
@@ -81,80 +73,4 @@ run_new_test() {
 	((passed))
 }
 
-# The patched library where the guest finds it.
-export_lib() {
-	local lib
-
-	lib=$(readlink -f "$patched/.libs/libblkid.so.1")
-	[[ -f $lib ]] || return 1
-	rm -rf "${out:?}/lib"
-	mkdir -p "$out/lib"
-	cp "$lib" "$out/lib/libblkid.so.1"
-}
-
-main() {
-	local rc regressions
-
-	out=""
-	while (($#)); do
-		case $1 in
-		--out) out=${2:?}; shift ;;
-		*) echo "usage: ${0##*/} --out DIR" >&2; exit 2 ;;
-		esac
-		shift
-	done
-	[[ -n $out ]] || { echo "usage: ${0##*/} --out DIR" >&2; exit 2; }
-	[[ -n $new_test ]] || die "'$patch_file' adds no tests/ts/<component>/<name>"
-	mkdir -p "$out"
-	out=$(cd "$out" && pwd)
-	unpatched=$out/unpatched
-	patched=$out/patched
-	version=$(dpkg-query -W -f '${source:Version}' util-linux 2>/dev/null) ||
-		skip "util-linux is not installed"
-
-	rc=0
-	build "$patched" 1 || rc=$?
-	((rc != 77)) || exit 77
-	ktap_header
-	if ((rc == 2)); then
-		ktap_fail "the patch applies to util-linux $version: $(head -n 3 "$patched.patch.log")"
-	else
-		ktap_pass "the patch applies to util-linux $version (Debian source)"
-	fi
-	if ((rc == 0)) && export_lib; then ktap_pass "patched libblkid and blkid build"; else ktap_fail "patched libblkid and blkid build"; fi
-	if build "$unpatched" 0; then ktap_pass "unpatched libblkid and blkid build"; else ktap_fail "unpatched libblkid and blkid build"; fi
-	if ((KTAP_FAIL)); then
-		ktap_totals upstream.util_linux
-		exit 1
-	fi
-
-	run_tests "$unpatched"
-	run_tests "$patched"
-	echo "# unpatched: $(wc -l <"$unpatched.passed") passed; not passed: $(grep -v '|OK$' "$unpatched.results" | xargs -d '\n')"
-	echo "# patched: $(wc -l <"$patched.passed") passed; not passed: $(grep -v '|OK$' "$patched.results" | xargs -d '\n')"
-	if [[ -s $unpatched.passed ]]; then
-		ktap_pass "the blkid tests run unpatched ($(wc -l <"$unpatched.passed") tests and sub-tests pass)"
-	else
-		ktap_fail "the blkid tests run unpatched (none passed: see $unpatched.tests.log)"
-	fi
-	regressions=$(comm -23 "$unpatched.passed" "$patched.passed" | xargs -d '\n')
-	if [[ -z $regressions ]]; then
-		ktap_pass "every blkid test that passed unpatched passes patched ($(wc -l <"$unpatched.passed"))"
-	else
-		ktap_fail "blkid tests that passed unpatched fail patched: $regressions"
-	fi
-	if grep -q "|OK$" <(grep -F "${new_test#*/}" "$patched.results"); then
-		ktap_pass "the new test $new_test passes patched"
-	else
-		ktap_fail "the new test $new_test passes patched: $(grep -F "${new_test#*/}" "$patched.results")"
-	fi
-	if run_new_test "$unpatched" "$patched"; then
-		ktap_fail "the new test $new_test fails unpatched (it passed: it tests nothing the patch changes)"
-	else
-		ktap_pass "the new test $new_test fails unpatched"
-	fi
-	ktap_totals upstream.util_linux
-	((KTAP_FAIL == 0))
-}
-
-main "$@"
+upstream_main "$@"
