@@ -7,7 +7,8 @@ write k, mkfs runs again and gets SIGINT, SIGTERM or SIGHUP (in turn)
 instead of write k.  It must exit 128 + the signal, and afterwards
 blkid must find nothing on the target and no superblock place may hold
 the ext2 magic (so 'e2fsck -b' brings nothing back); an image file the
-run created must be gone.
+run created must be gone.  With -E offset= the same holds of the
+filesystem at the offset, and the bytes before it are untouched.
 
 Usage: fault_mkfs_signal.py   (env: EXT4DEV, EXT4DEV_FAULT_SHIM)
 """
@@ -23,29 +24,34 @@ NAME = os.environ.get('FAULT_TEST_NAME', 'fault_mkfs_signal')
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 OPTS = ['-q', '-b', '1024']
 SIZE = '64M'
+OFFSET = 1 << 20
 T = fr.T
 
 
-def mkfs(path, new, k=None, sig=None, log=None):
+def mkfs(path, new, k=None, sig=None, log=None, offset=0):
     env = dict(os.environ, LD_PRELOAD=fr.SHIM, EXT4DEV_FAULT_FILE=path,
                EXT4DEV_FAULT_MODE='signal' if k else 'none',
                EXT4DEV_FAULT_AT=str(k or 0),
                EXT4DEV_FAULT_SIGNAL=str(int(sig or 0)),
                EXT4DEV_FAULT_LOG=log or os.devnull)
     args = [fr.EXT4DEV, 'mkfs', *OPTS]
+    if offset:
+        args += ['-E', f'offset={offset}']
     if not new:
         args.append('-F')
     return fr.run([*args, path, SIZE], env=env)
 
 
-def magic_places(path):
+def magic_places(path, base=0):
     """Every 1 KiB-aligned offset of a 1k-block filesystem's superblock
-    places that holds 0xEF53 (group starts of 8192 blocks)."""
+    places (@base bytes into the file) that holds 0xEF53 (group starts of
+    8192 blocks)."""
     found = []
     with open(path, 'rb') as f:
         size = os.fstat(f.fileno()).st_size
-        for off in [1024] + list(range(8193 * 1024, size, 8192 * 1024)):
-            f.seek(off + 56)
+        for off in [1024] + list(range(8193 * 1024, size - base,
+                                       8192 * 1024)):
+            f.seek(base + off + 56)
             if f.read(2) == b'\x53\xef':
                 found.append(off)
     return found
@@ -57,23 +63,43 @@ def judge(what, ok, why):
     T.check(ok, f'{what}: {why}')
 
 
-def one(work, new, k, sig):
+def prefixed(path):
+    """A target whose first OFFSET bytes are a pattern that must stay."""
+    with open(path, 'wb') as f:
+        f.write(PREFIX)
+    os.truncate(path, OFFSET + (64 << 20))
+
+
+PREFIX = bytes(range(256)) * (OFFSET // 256)
+
+
+def one(work, new, k, sig, offset=0):
     path = os.path.join(work, 'target.img')
     if os.path.exists(path):
         os.unlink(path)
-    subprocess.run(['truncate', '-s', SIZE, path], check=True)
-    p = mkfs(path, new, k, sig)
+    if offset:
+        prefixed(path)
+    else:
+        subprocess.run(['truncate', '-s', SIZE, path], check=True)
+    p = mkfs(path, new, k, sig, offset=offset)
     what = f'{"new" if new else "existing"} file, write {k}, {sig.name}'
+    if offset:
+        what += f', offset {offset}'
     T.fired += 1
     judge(what, p.returncode == 128 + sig,
           f'exit {p.returncode}, want {128 + sig}: {p.stderr.strip()}')
     if new:
         judge(what, not os.path.exists(path), 'the created file is left')
         return
-    b = fr.run(['blkid', '-p', '-o', 'value', '-s', 'TYPE', path])
+    b = fr.run(['blkid', '-p', '-O', str(offset), '-o', 'value', '-s',
+                'TYPE', path])
     judge(what, not b.stdout.strip(), f'blkid finds {b.stdout.strip()}')
-    judge(what, not magic_places(path),
-          f'ext2 magic at {magic_places(path)}')
+    judge(what, not magic_places(path, offset),
+          f'ext2 magic at {magic_places(path, offset)}')
+    if offset:
+        with open(path, 'rb') as f:
+            judge(what, f.read(offset) == PREFIX,
+                  'the bytes before the offset changed')
 
 
 def new_file(work):
@@ -124,6 +150,17 @@ def body(work):
             one(work, False, k, SIGNALS[k % len(SIGNALS)])
     with T.case('a signal while mkfs creates the file'):
         new_file(work)
+    prefixed(path)
+    p = mkfs(path, False, log=log, offset=OFFSET)
+    if p.returncode:
+        raise SystemExit(f'clean mkfs -E offset: exit {p.returncode}')
+    with open(log) as f:
+        writes = sum(1 for line in f if line[0] in 'WD')
+    os.unlink(log)
+    with T.case(f'-E offset={OFFSET}: a signal at each of the {writes} '
+                'writes'):
+        for k in range(1, writes + 1):
+            one(work, False, k, SIGNALS[k % len(SIGNALS)], OFFSET)
 
 
 if __name__ == '__main__':
