@@ -130,6 +130,10 @@ static int build(struct mkfs_run *run)
 	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_quota(run);
 	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_orphan(run);
+	if (rc == EXT4DEV_CONTINUE && write)
+		rc = mkfs_populate(run);
+	if (rc == EXT4DEV_CONTINUE && write)
 		rc = mkfs_close(run);
 	mkfs_signal_disarm();
 	mkfs_run_release(run);
@@ -172,6 +176,8 @@ static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
 	dev->offset = (off_t)plan.offset;
 	if (rc == EXT4DEV_CONTINUE)
 		rc = check_signature(o, &plan, dev);
+	if (rc == EXT4DEV_CONTINUE)
+		rc = mkfs_check_root_dir(o);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = build(&run);
 	if (rc == EXT4DEV_CONTINUE)

@@ -47,6 +47,7 @@ struct mkfs_opts {
 	const char *label;		/* -L */
 	const char *uuid;		/* -U */
 	const char *mount_dir;		/* -M */
+	const char *root_dir;		/* -d: the tree to copy in */
 	char *features;			/* every -O, joined with ',' */
 	const char *ext_opts;		/* the last -E, as in mke2fs */
 	const char *fs_type;		/* -t */
@@ -103,6 +104,9 @@ void mkfs_opts_init(struct mkfs_opts *o);
 void mkfs_opts_free(struct mkfs_opts *o);
 /* EXT4DEV_CONTINUE, or an exit code (16, or 0 after --help/-V). */
 int mkfs_parse_args(struct mkfs_opts *o, int argc, char **argv);
+
+/* mkfs_populate.c: -d's DIR is a readable directory (before writing). */
+int mkfs_check_root_dir(const struct mkfs_opts *o);
 
 /* mkfs_ext.c: -E keywords into @plan; @where names the source. */
 int mkfs_parse_ext_opts(struct mkfs_plan *plan, const char *opts,

@@ -124,13 +124,15 @@ int mkfs_finish(struct mkfs_run *run)
 	return EXT4DEV_CONTINUE;
 }
 
+int mkfs_orphan(struct mkfs_run *run)
+{
+	return add_orphan_file(run);
+}
+
 int mkfs_close(struct mkfs_run *run)
 {
 	errcode_t err;
-	int rc = add_orphan_file(run);
 
-	if (rc != EXT4DEV_CONTINUE)
-		return rc;
 	mkfs_step(run->opts, "Writing superblocks and filesystem accounting "
 		  "information: ");
 	err = ext2fs_close2(run->fs, 0);

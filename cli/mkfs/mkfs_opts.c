@@ -57,6 +57,8 @@ const struct opts_table mkfs_options = {
 		  "errors" },
 		{ 'F', NULL, NULL, "overwrite an existing filesystem or "
 		  "signature" },
+		{ 'd', NULL, "<root-directory>", "copy this tree into the "
+		  "filesystem (as mke2fs -d)" },
 		{ 'n', NULL, NULL, "print the layout, write nothing" },
 		{ 'q', NULL, NULL, "print nothing on success" },
 		{ 'v', NULL, NULL, "print the details" },
@@ -66,7 +68,6 @@ const struct opts_table mkfs_options = {
 		EXT4DEV_OPTS_VERSION,
 		EXT4DEV_OPTS_HELP,
 		{ 'c', NULL, NULL, NULL },
-		{ 'd', NULL, "<root-directory>", NULL },
 		{ 'D', NULL, NULL, NULL },
 		{ 'l', NULL, "<bad-blocks-file>", NULL },
 		{ 'o', NULL, "<creator-os>", NULL },
@@ -306,6 +307,9 @@ static int parse_valued(struct mkfs_opts *o, int c, char *arg)
 	case 'L':
 	case 'U':
 		return parse_small(o, c, arg);
+	case 'd':
+		o->root_dir = arg;
+		return EXT4DEV_CONTINUE;
 	case 'M':
 		o->mount_dir = arg;
 		return EXT4DEV_CONTINUE;

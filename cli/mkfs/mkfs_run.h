@@ -49,9 +49,13 @@ void mkfs_run_release(struct mkfs_run *run);
 int mkfs_discard_and_wipe(struct mkfs_run *run);
 int mkfs_write(struct mkfs_run *run);
 
-/* mkfs_finish.c: journal, MMP, accounting; then orphan file and close. */
+/* mkfs_finish.c: journal, MMP, accounting; orphan file; close. */
 int mkfs_finish(struct mkfs_run *run);
+int mkfs_orphan(struct mkfs_run *run);
 int mkfs_close(struct mkfs_run *run);
+
+/* mkfs_populate.c: -d DIR's tree, copied in as mke2fs -d copies it. */
+int mkfs_populate(struct mkfs_run *run);
 
 /* mkfs_quota.c: the quota inodes, when -O quota asks for them. */
 int mkfs_quota(struct mkfs_run *run);

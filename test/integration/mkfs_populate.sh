@@ -1,0 +1,96 @@
+#!/bin/bash
+# ext4dev mkfs -d DIR against mke2fs -t ext4 -E test_fs -d DIR, UUID,
+# hash seed and clock fixed: the same bytes, for a tree with every kind
+# of file mke2fs copies, over the options that change how it lands
+# (block size, inline data, no extents, root_owner); e2fsck -fn clean;
+# and the errors: a missing DIR writes nothing, a tree that does not fit
+# names the file and leaves nothing blkid would take for a filesystem.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mkfs_lib.sh"
+
+U=0e4de000-1111-4222-8333-444455556666
+T=$WORK/tree
+
+# A tree with one of everything, made the same way every run.
+make_tree() {
+	mkdir -p "$T/dir/sub" "$T/wide" "$T/lost+found"
+	echo hello >"$T/dir/small"
+	head -c 300000 /dev/zero | tr '\0' 'a' >"$T/dir/sub/large"
+	: >"$T/empty"
+	truncate -s 10M "$T/sparse"
+	echo tail | dd of="$T/sparse" bs=1 seek=5000000 conv=notrunc status=none
+	ln -s small "$T/dir/fast-link"
+	ln -s "$(printf 'target%.0s' {1..40})" "$T/slow-link"
+	ln "$T/dir/small" "$T/hard-link"
+	mkfifo "$T/fifo"
+	python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$T/socket"
+	touch "$T/$(printf 'name\xff-not-utf8')" "$T/$(printf 'L%.0s' {1..255})"
+	for i in $(seq 1 400); do echo "$i" >"$T/wide/entry-with-a-longer-name-$i"; done
+	echo found >"$T/lost+found/kept"
+	if [ "$(id -u)" = 0 ]; then
+		mknod "$T/char" c 1 3
+		mknod "$T/block" b 7 200
+		chown 1000:2000 "$T/dir"
+		setfattr -n trusted.x -v 1 "$T/dir" 2>/dev/null || true
+	fi
+	setfattr -n user.note -v "a value" "$T/dir/small" 2>/dev/null || true
+	setfacl -m u:1234:rw "$T/empty" 2>/dev/null || true
+	touch -d @1600000000 "$T/dir/small"
+	# Both tools copy atime, and reading a file or directory moves it
+	# (relatime: while it is not after mtime) between the two runs.  An
+	# atime in the future never moves.
+	find "$T" -exec touch -h -a -d @2000000000 {} +
+}
+
+# pair NAME OPTS...: both tools on the tree, same bytes, e2fsck clean.
+pair() {
+	local name=$1 e=""
+	shift
+	if [ "${1:-}" = -E ]; then e=",$2"; shift 2; fi
+	rm -f "$WORK/$name.ref" "$WORK/$name.img"
+	mke2fs -q -F -t ext4 -U "$U" -E "test_fs,hash_seed=$U$e" -d "$T" "$@" \
+		"$WORK/$name.ref" 64M >"$WORK/ref.out" 2>&1 ||
+		{ diag <"$WORK/ref.out"; fail "$name: mke2fs -d makes the reference"; return; }
+	check "$name: ext4dev mkfs -d succeeds" expect_rc 0 "$EXT4DEV" mkfs -q \
+		-U "$U" -E "hash_seed=$U$e" -d "$T" "$@" "$WORK/$name.img" 64M
+	check "$name: byte-identical to mke2fs -d's" \
+		python3 "$PYLIB" same-bytes "$WORK/$name.ref" "$WORK/$name.img"
+	check "$name: e2fsck -fn clean" fsck_clean "$WORK/$name.img"
+	rm -f "$WORK/$name.ref"
+}
+
+make_tree
+pair default
+pair bs1024 -b 1024
+pair inline -O inline_data
+pair no-extents -O ^extent,^64bit
+pair root-owner -E root_owner=1000:2000
+pair no-csum -O ^metadata_csum
+
+# What the files hold, read back through debugfs (no mount needed).
+check_eq "the copy holds the large file's bytes" \
+	"$(debugfs -R "cat /dir/sub/large" "$WORK/default.img" 2>/dev/null | sha256sum)" \
+	"$(sha256sum <"$T/dir/sub/large")"
+check_eq "the hard link is one inode with two names" \
+	"$(debugfs -R "stat /hard-link" "$WORK/default.img" 2>/dev/null | grep -o 'Links: [0-9]*')" \
+	"Links: 2"
+
+# A missing DIR: refused before anything is written.
+cp "$WORK/default.img" "$WORK/kept.img"
+before=$(sha256sum <"$WORK/kept.img")
+check "a missing DIR: exit 8" expect_rc 8 "$EXT4DEV" mkfs -q -F -d "$WORK/nosuch" "$WORK/kept.img"
+check "a missing DIR: names it" grep -q "nosuch': No such file or directory" "$WORK/err"
+check_eq "a missing DIR: the image is unchanged" "$(sha256sum <"$WORK/kept.img")" "$before"
+check "a file as DIR: exit 8" expect_rc 8 "$EXT4DEV" mkfs -q -F -d "$T/empty" "$WORK/kept.img"
+check_eq "a file as DIR: the image is unchanged" "$(sha256sum <"$WORK/kept.img")" "$before"
+
+# A tree that does not fit: the file named, nothing blkid takes for ext4.
+mkdir "$WORK/big"
+head -c 20000000 /dev/zero | tr '\0' 'b' >"$WORK/big/too-big"
+check "a tree too big: exit 8" expect_rc 8 "$EXT4DEV" mkfs -q -F -d "$WORK/big" "$WORK/kept.img" 16M
+check "a tree too big: names the file and says the device is full" \
+	grep -q "too-big': No space left on device" "$WORK/err"
+check_eq "a tree too big: blkid finds no filesystem" \
+	"$(blkid -p -o value -s TYPE "$WORK/kept.img" 2>/dev/null)" ""
+
+finish
