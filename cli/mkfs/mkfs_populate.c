@@ -111,7 +111,7 @@ static errcode_t new_inode(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	if (!err)
 		err = link_name(fs, dir, name, *ino, type);
 	if (!err)
-		ext2fs_inode_alloc_stats2(fs, *ino, +1, 0);
+		ext2fs_inode_alloc_stats2(fs, *ino, 1, 0);
 	return err;
 }
 
@@ -132,7 +132,9 @@ static errcode_t make_special(ext2_filsys fs, ext2_ino_t dir,
 	if (err)
 		return err;
 	inode.i_mode = (__u16)(st->st_mode & S_IFMT);
-	inode.i_atime = inode.i_ctime = inode.i_mtime = now(fs);
+	inode.i_atime = now(fs);
+	inode.i_ctime = inode.i_atime;
+	inode.i_mtime = inode.i_atime;
 	/* The old encoding when both fit a byte, else the new one. */
 	if (major < 256 && minor < 256) {
 		inode.i_block[0] = major * 256 + minor;
@@ -249,7 +251,9 @@ static errcode_t make_file(struct populate *p, ext2_ino_t dir,
 	if (err)
 		goto out;
 	inode.i_mode = (__u16)((st.st_mode & ~S_IFMT) | LINUX_S_IFREG);
-	inode.i_atime = inode.i_ctime = inode.i_mtime = now(fs);
+	inode.i_atime = now(fs);
+	inode.i_ctime = inode.i_atime;
+	inode.i_mtime = inode.i_atime;
 	inode.i_links_count = 1;
 	err = ext2fs_inode_size_set(fs, &inode, (__u64)st.st_size);
 	if (!err && ext2fs_has_feature_inline_data(fs->super)) {
@@ -315,15 +319,19 @@ static errcode_t copy_xattrs(ext2_filsys fs, ext2_ino_t ino, const char *path)
 	list = malloc((size_t)size);
 	if (!err && !list)
 		err = ENOMEM;
-	if (!err && (size = llistxattr(path, list, (size_t)size)) < 0)
-		err = errno;
+	if (!err) {
+		size = llistxattr(path, list, (size_t)size);
+		if (size < 0)
+			err = errno;
+	}
 	for (ssize_t i = 0; !err && i < size; i += strlen(list + i) + 1) {
 		ssize_t len = lgetxattr(path, list + i, NULL, 0);
 
 		free(value);
 		value = len >= 0 ? malloc((size_t)len + 1) : NULL;
-		if (len < 0 || !value ||
-		    (len = lgetxattr(path, list + i, value, (size_t)len)) < 0)
+		if (value)
+			len = lgetxattr(path, list + i, value, (size_t)len);
+		if (len < 0 || !value)
 			err = errno ? errno : ENOMEM;
 		else
 			err = ext2fs_xattr_set(h, list + i, value,
@@ -450,6 +458,22 @@ static int make_entry(struct populate *p, ext2_ino_t dir, const char *name,
 				   "filesystem") : EXT4DEV_CONTINUE;
 }
 
+/* Owner, mode, times and xattrs, once the entry (and what it holds) exists. */
+static int finish_entry(struct populate *p, ext2_ino_t ino, const char *path,
+			const struct stat *st)
+{
+	errcode_t err = set_attrs(p->fs, ino, st);
+
+	if (err)
+		return populate_fail(path, err, "setting its owner, mode and "
+				     "times");
+	err = copy_xattrs(p->fs, ino, path);
+	if (err)
+		return populate_fail(path, err, "copying its extended "
+				     "attributes");
+	return EXT4DEV_CONTINUE;
+}
+
 /* One name of directory @dir_path, copied into @dir. */
 static int populate_entry(struct populate *p, ext2_ino_t dir,
 			  const char *dir_path, const char *name)
@@ -484,12 +508,8 @@ static int populate_entry(struct populate *p, ext2_ino_t dir,
 		rc = populate_fail(path, err, "looking it up");
 	if (rc == EXT4DEV_CONTINUE && S_ISDIR(st.st_mode))
 		rc = populate_dir(p, ino, path);
-	if (rc == EXT4DEV_CONTINUE && (err = set_attrs(p->fs, ino, &st)))
-		rc = populate_fail(path, err, "setting its owner, mode and "
-				   "times");
-	if (rc == EXT4DEV_CONTINUE && (err = copy_xattrs(p->fs, ino, path)))
-		rc = populate_fail(path, err, "copying its extended "
-				   "attributes");
+	if (rc == EXT4DEV_CONTINUE)
+		rc = finish_entry(p, ino, path, &st);
 	if (rc == EXT4DEV_CONTINUE && !S_ISDIR(st.st_mode) &&
 	    !S_ISLNK(st.st_mode) && st.st_nlink > 1)
 		rc = remember_link(p, &st, ino);
@@ -551,14 +571,14 @@ int mkfs_populate(struct mkfs_run *run)
 	mkfs_step(run->opts, "Copying files into the device: ");
 	p.buf = malloc(POPULATE_CHUNK);
 	p.zero = calloc(1, run->fs->blocksize);
-	if (!p.buf || !p.zero) {
+	err = p.buf && p.zero ? copy_xattrs(run->fs, EXT2_ROOT_INO, root) : 0;
+	if (!p.buf || !p.zero)
 		rc = report_failure("out of memory");
-	} else if ((err = copy_xattrs(run->fs, EXT2_ROOT_INO, root))) {
+	else if (err)
 		rc = populate_fail(root, err, "copying its extended "
 				   "attributes");
-	} else {
+	else
 		rc = populate_dir(&p, EXT2_ROOT_INO, root);
-	}
 	free(p.buf);
 	free(p.zero);
 	free(p.links);
