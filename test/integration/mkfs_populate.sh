@@ -1,8 +1,10 @@
 #!/bin/bash
 # ext4dev mkfs -d DIR against mke2fs -t ext4 -E test_fs -d DIR, UUID,
 # hash seed and clock fixed: the same bytes, for a tree with every kind
-# of file mke2fs copies, over the options that change how it lands
-# (block size, inline data, no extents, root_owner); e2fsck -fn clean;
+# of file mke2fs copies (a sparse file past 4 GiB, a file capability and
+# security.* among them), over the options that change how it lands
+# (block size, inline data, no extents, root_owner, an offset); e2fsck
+# -fn clean;
 # and the errors: a missing DIR writes nothing, a tree that does not fit
 # names the file and leaves nothing blkid would take for a filesystem.
 . "$(dirname "$0")/lib.sh"
@@ -26,15 +28,26 @@ make_tree() {
 	python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$T/socket"
 	touch "$T/$(printf 'name\xff-not-utf8')" "$T/$(printf 'L%.0s' {1..255})"
 	for i in $(seq 1 400); do echo "$i" >"$T/wide/entry-with-a-longer-name-$i"; done
+	mkdir -p "$T/deep/$(printf 'd/%.0s' {1..40})"
+	echo bottom >"$T/deep/$(printf 'd/%.0s' {1..40})bottom"
+	# Past 4 GiB: 64-bit sizes, and (no extents) triple indirect blocks.
+	truncate -s 5G "$T/huge-sparse"
+	echo far | dd of="$T/huge-sparse" bs=1 seek=4500000000 conv=notrunc status=none
 	echo found >"$T/lost+found/kept"
 	if [ "$(id -u)" = 0 ]; then
 		mknod "$T/char" c 1 3
 		mknod "$T/block" b 7 200
 		chown 1000:2000 "$T/dir"
-		setfattr -n trusted.x -v 1 "$T/dir" 2>/dev/null || true
+		setfattr -n trusted.x -v 1 "$T/dir"
+		# A file capability (cap_net_raw+ep, VFS revision 2), as
+		# setcap writes it, and a security.* name no LSM owns.
+		echo far >"$T/ping"
+		setfattr -n security.capability \
+			-v 0x0100000200200000000000000000000000000000 "$T/ping"
+		setfattr -n security.ext4dev -v label "$T/ping"
 	fi
-	setfattr -n user.note -v "a value" "$T/dir/small" 2>/dev/null || true
-	setfacl -m u:1234:rw "$T/empty" 2>/dev/null || true
+	setfattr -n user.note -v "a value" "$T/dir/small"
+	setfacl -m u:1234:rw "$T/empty"
 	touch -d @1600000000 "$T/dir/small"
 	# Both tools copy atime, and reading a file or directory moves it
 	# (relatime: while it is not after mtime) between the two runs.  An
@@ -44,9 +57,10 @@ make_tree() {
 
 # pair NAME OPTS...: both tools on the tree, same bytes, e2fsck clean.
 pair() {
-	local name=$1 e=""
+	local name=$1 e="" off=0
 	shift
 	if [ "${1:-}" = -E ]; then e=",$2"; shift 2; fi
+	[[ $e =~ offset=([0-9]+) ]] && off=${BASH_REMATCH[1]}
 	rm -f "$WORK/$name.ref" "$WORK/$name.img"
 	mke2fs -q -F -t ext4 -U "$U" -E "test_fs,hash_seed=$U$e" -d "$T" "$@" \
 		"$WORK/$name.ref" 64M >"$WORK/ref.out" 2>&1 ||
@@ -54,8 +68,8 @@ pair() {
 	check "$name: ext4dev mkfs -d succeeds" expect_rc 0 "$EXT4DEV" mkfs -q \
 		-U "$U" -E "hash_seed=$U$e" -d "$T" "$@" "$WORK/$name.img" 64M
 	check "$name: byte-identical to mke2fs -d's" \
-		python3 "$PYLIB" same-bytes "$WORK/$name.ref" "$WORK/$name.img"
-	check "$name: e2fsck -fn clean" fsck_clean "$WORK/$name.img"
+		python3 "$PYLIB" same-bytes "$WORK/$name.ref" "$WORK/$name.img" "$off"
+	check "$name: e2fsck -fn clean" fsck_clean "$WORK/$name.img?offset=$off"
 	rm -f "$WORK/$name.ref"
 }
 
@@ -66,6 +80,7 @@ pair inline -O inline_data
 pair no-extents -O ^extent,^64bit
 pair root-owner -E root_owner=1000:2000
 pair no-csum -O ^metadata_csum
+pair offset -E offset=1048576
 
 # What the files hold, read back through debugfs (no mount needed).
 check_eq "the copy holds the large file's bytes" \
@@ -74,6 +89,39 @@ check_eq "the copy holds the large file's bytes" \
 check_eq "the hard link is one inode with two names" \
 	"$(debugfs -R "stat /hard-link" "$WORK/default.img" 2>/dev/null | grep -o 'Links: [0-9]*')" \
 	"Links: 2"
+# bytes_at IMG FILE OFFSET LEN: LEN bytes of FILE at OFFSET, found with
+# bmap (reading 5 GiB of holes through debugfs would take seconds).
+bytes_at() {
+	local bs block
+	bs=$(dumpe2fs -h "$1" 2>/dev/null | awk '/^Block size:/ {print $3}')
+	block=$(debugfs -R "bmap $2 $(($3 / bs))" "$1" 2>/dev/null)
+	[ -n "$block" ] && [ "$block" != 0 ] || return 0
+	dd if="$1" bs=1 skip=$((block * bs + $3 % bs)) count="$4" status=none
+}
+for img in default no-extents; do
+	check_eq "$img: the copy holds the bytes past 4 GiB" \
+		"$(bytes_at "$WORK/$img.img" /huge-sparse 4500000000 3)" far
+	check_eq "$img: the copy's size is past 4 GiB" \
+		"$(debugfs -R "stat /huge-sparse" "$WORK/$img.img" 2>/dev/null |
+			grep -o 'Size: [0-9]*' | head -n 1)" "Size: 5368709120"
+done
+# ea_list prints name=value pairs; look for the name.
+has_xattr() {
+	debugfs -R "ea_list $2" "$1" 2>/dev/null | grep -qF "$3"
+}
+check_eq "the user.* attribute is copied" \
+	"$(debugfs -R 'ea_get -V /dir/small user.note' "$WORK/default.img" 2>/dev/null)" \
+	"a value"
+check "the ACL is copied" has_xattr "$WORK/default.img" /empty system.posix_acl_access
+if [ "$(id -u)" = 0 ]; then
+	check "the trusted.* attribute is copied" has_xattr "$WORK/default.img" /dir trusted.x
+	check "the file capability is copied" \
+		sh -c "debugfs -R 'ea_list /ping' '$WORK/default.img' 2>/dev/null |
+			grep -q 'security.capability'"
+	check "the security.* attribute is copied" \
+		sh -c "debugfs -R 'ea_get -V /ping security.ext4dev' '$WORK/default.img' 2>/dev/null |
+			grep -qx 'label'"
+fi
 
 # A missing DIR: refused before anything is written.
 cp "$WORK/default.img" "$WORK/kept.img"
