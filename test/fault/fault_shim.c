@@ -15,7 +15,11 @@
  *                                 error the retry gets past)
  *                       powerloss write AT and every later one is dropped
  *                                 (reported as done, as a volatile disk
- *                                 cache would before the power goes)
+ *                                 cache would before the power goes);
+ *                                 the process still reads back what it
+ *                                 wrote, as it would from that cache,
+ *                                 so it goes on as it would until the
+ *                                 power went
  *                       torn      write AT lands only its first 512-byte
  *                                 sector, then as powerloss
  *                       fsync-eio fsync/fdatasync number AT fails with EIO
@@ -54,6 +58,13 @@
 enum fault_mode { FAULT_NONE, FAULT_EIO, FAULT_EIO_ONCE, FAULT_POWERLOSS,
 		  FAULT_TORN, FAULT_FSYNC_EIO, FAULT_SIGNAL };
 
+/* A write (or a discard: data NULL, zeros) that the disk never got. */
+struct dropped {
+	off_t off;
+	size_t len;
+	char *data;
+};
+
 static struct {
 	bool active;
 	dev_t dev;
@@ -66,9 +77,13 @@ static struct {
 	off_t bad_off;		/* FAULT_EIO: the bad bytes, once known */
 	size_t bad_len;
 	int log_fd;
+	struct dropped *cache;	/* what the lost power never wrote */
+	size_t ncache, cache_cap;
 } shim = { .log_fd = -1 };
 
 static ssize_t (*real_pwrite64)(int, const void *, size_t, off_t);
+static ssize_t (*real_pread64)(int, void *, size_t, off_t);
+static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
 static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
 static ssize_t (*real_writev)(int, const struct iovec *, int);
@@ -115,6 +130,8 @@ __attribute__((constructor)) static void shim_init(void)
 	struct stat st;
 
 	real_pwrite64 = next("pwrite64");
+	real_pread64 = next("pread64");
+	real_read = next("read");
 	real_write = next("write");
 	real_pwritev = next("pwritev");
 	real_writev = next("writev");
@@ -159,18 +176,64 @@ void shim_log(const char *fmt, ...)
 		real_write(shim.log_fd, line, (size_t)n);
 }
 
+/* A dropped write (@data NULL: a discard) kept for the reads. */
+static void remember(off_t off, size_t len, const void *data)
+{
+	struct dropped *more, *d;
+
+	if (!len)
+		return;
+	if (shim.ncache == shim.cache_cap) {
+		shim.cache_cap = shim.cache_cap ? shim.cache_cap * 2 : 64;
+		more = realloc(shim.cache, shim.cache_cap * sizeof(*more));
+		if (!more)
+			abort();
+		shim.cache = more;
+	}
+	d = &shim.cache[shim.ncache++];
+	*d = (struct dropped){ off, len, NULL };
+	if (data) {
+		d->data = malloc(len);
+		if (!d->data)
+			abort();
+		memcpy(d->data, data, len);
+	}
+}
+
+/* What the process reads: the disk's bytes under the dropped writes. */
+static void overlay(off_t off, char *buf, ssize_t got)
+{
+	for (size_t i = 0; got > 0 && i < shim.ncache; i++) {
+		const struct dropped *d = &shim.cache[i];
+		off_t from = d->off > off ? d->off : off;
+		off_t to = d->off + (off_t)d->len < off + got ?
+			   d->off + (off_t)d->len : off + got;
+
+		if (from >= to)
+			continue;
+		if (d->data)
+			memcpy(buf + (from - off), d->data + (from - d->off),
+			       (size_t)(to - from));
+		else
+			memset(buf + (from - off), 0, (size_t)(to - from));
+	}
+}
+
 /*
  * Decide the fate of one write (@kind 'W') or discard ('D') of @len
- * bytes at @off (-1: the file position).  Returns how many leading
+ * bytes at *@offp (-1: the file position, filled in).  Returns how many leading
  * bytes really go to disk; *@ret gets what the caller must see when not
  * all of them do.
  */
-static size_t fate(int fd, off_t off, size_t len, ssize_t *ret, char kind)
+static size_t decide(int fd, off_t *offp, size_t len, ssize_t *ret,
+		     char kind)
 {
+	off_t off = *offp;
 	long n = ++shim.writes;
 
 	if (off < 0)
 		off = lseek(fd, 0, SEEK_CUR);
+	*offp = off;
 	if (shim.delay_us)
 		usleep((useconds_t)shim.delay_us);
 	*ret = (ssize_t)len;
@@ -212,6 +275,19 @@ static size_t fate(int fd, off_t off, size_t len, ssize_t *ret, char kind)
 	return len;
 }
 
+/* decide(), and what the lost power keeps from the disk remembered. */
+static size_t fate(int fd, off_t off, size_t len, ssize_t *ret, char kind,
+		   const void *data)
+{
+	size_t keep = decide(fd, &off, len, ret, kind);
+	const char *bytes = data;
+
+	if (shim.lost && *ret >= 0 && keep < len)
+		remember(off + (off_t)keep, len - keep,
+			 bytes ? bytes + keep : NULL);
+	return keep;
+}
+
 ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
 	ssize_t ret;
@@ -219,7 +295,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 
 	if (!is_image(fd))
 		return real_pwrite64(fd, buf, len, off);
-	keep = fate(fd, off, len, &ret, 'W');
+	keep = fate(fd, off, len, &ret, 'W', buf);
 	if (keep == len)
 		return real_pwrite64(fd, buf, len, off);
 	if (keep && real_pwrite64(fd, buf, keep, off) < 0)
@@ -240,7 +316,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 
 	if (!is_image(fd))
 		return real_write(fd, buf, len);
-	keep = fate(fd, -1, len, &ret, 'W');
+	keep = fate(fd, -1, len, &ret, 'W', buf);
 	if (keep == len)
 		return real_write(fd, buf, len);
 	pos = lseek(fd, 0, SEEK_CUR);
@@ -250,6 +326,30 @@ ssize_t write(int fd, const void *buf, size_t len)
 	if (ret > 0)
 		lseek(fd, pos + ret, SEEK_SET);
 	return ret;
+}
+
+ssize_t pread64(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t got = real_pread64(fd, buf, len, off);
+
+	if (got > 0 && shim.ncache && is_image(fd))
+		overlay(off, buf, got);
+	return got;
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	return pread64(fd, buf, len, off);
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	off_t pos = shim.ncache && is_image(fd) ? lseek(fd, 0, SEEK_CUR) : -1;
+	ssize_t got = real_read(fd, buf, len);
+
+	if (got > 0 && pos >= 0)
+		overlay(pos, buf, got);
+	return got;
 }
 
 /* ext4dev does not use vectored writes; count them so a change shows. */
@@ -268,9 +368,10 @@ ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 
 	if (!is_image(fd))
 		return real_pwritev(fd, iov, n, off);
-	if (fate(fd, off, iov_len(iov, n), &ret, 'W') == iov_len(iov, n))
+	if (fate(fd, off, iov_len(iov, n), &ret, 'W', NULL) == iov_len(iov, n))
 		return real_pwritev(fd, iov, n, off);
-	return ret;	/* torn vectored writes are not modelled */
+	/* Torn vectored writes are not modelled, nor read back. */
+	return ret;
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int n)
@@ -279,7 +380,7 @@ ssize_t writev(int fd, const struct iovec *iov, int n)
 
 	if (!is_image(fd))
 		return real_writev(fd, iov, n);
-	if (fate(fd, -1, iov_len(iov, n), &ret, 'W') == iov_len(iov, n))
+	if (fate(fd, -1, iov_len(iov, n), &ret, 'W', NULL) == iov_len(iov, n))
 		return real_writev(fd, iov, n);
 	return ret;
 }
@@ -296,7 +397,7 @@ int fallocate(int fd, int mode, off_t off, off_t len)
 	if (!is_image(fd) ||
 	    !(mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)))
 		return real_fallocate(fd, mode, off, len);
-	if (fate(fd, off, (size_t)len, &ret, 'D') == (size_t)len)
+	if (fate(fd, off, (size_t)len, &ret, 'D', NULL) == (size_t)len)
 		return real_fallocate(fd, mode, off, len);
 	return ret < 0 ? -1 : 0;
 }
