@@ -153,6 +153,13 @@ errcode_t mkfs_inode_special(ext2_filsys fs, ext2_ino_t dir,
 	return ext2fs_write_new_inode(fs, ino, &inode);
 }
 
+/* Reading the source failed: errno, noted as the source's. */
+static errcode_t read_failed(struct mkfs_inode_buf *buf)
+{
+	buf->read_err = errno;
+	return buf->read_err;
+}
+
 /* @len bytes at @data to offset @off of @file. */
 static errcode_t write_at(ext2_file_t file, __u64 off, const char *data,
 			  unsigned int len)
@@ -171,7 +178,7 @@ static errcode_t write_at(ext2_file_t file, __u64 off, const char *data,
 }
 
 /* Bytes [@start, @end) of @fd, block by block, blocks of zeros skipped. */
-static errcode_t copy_range(ext2_filsys fs, const struct mkfs_inode_buf *buf,
+static errcode_t copy_range(ext2_filsys fs, struct mkfs_inode_buf *buf,
 			    int fd, ext2_file_t file, off_t start, off_t end)
 {
 	unsigned int bs = fs->blocksize;
@@ -181,7 +188,7 @@ static errcode_t copy_range(ext2_filsys fs, const struct mkfs_inode_buf *buf,
 		ssize_t got = pread(fd, buf->chunk, MKFS_INODE_CHUNK, off);
 
 		if (got < 0)
-			return errno;
+			return read_failed(buf);
 		for (ssize_t pos = 0; !err && pos < got; pos += bs) {
 			size_t len = got - pos < (ssize_t)bs ? (size_t)(got - pos) : bs;
 
@@ -195,7 +202,7 @@ static errcode_t copy_range(ext2_filsys fs, const struct mkfs_inode_buf *buf,
 }
 
 /* The data of @fd, extent by extent (SEEK_DATA), whole when it cannot. */
-static errcode_t copy_data(ext2_filsys fs, const struct mkfs_inode_buf *buf,
+static errcode_t copy_data(ext2_filsys fs, struct mkfs_inode_buf *buf,
 			   int fd, off_t size, ext2_file_t file)
 {
 	off_t mask = (off_t)fs->blocksize - 1, data = 0, hole;
@@ -240,7 +247,7 @@ static errcode_t new_file_inode(ext2_filsys fs, ext2_ino_t ino, mode_t mode,
 	return err;
 }
 
-errcode_t mkfs_inode_file(ext2_filsys fs, const struct mkfs_inode_buf *buf,
+errcode_t mkfs_inode_file(ext2_filsys fs, struct mkfs_inode_buf *buf,
 			  ext2_ino_t dir, const char *name, int fd,
 			  const struct stat *st)
 {
@@ -248,6 +255,7 @@ errcode_t mkfs_inode_file(ext2_filsys fs, const struct mkfs_inode_buf *buf,
 	ext2_ino_t ino;
 	errcode_t err, err2;
 
+	buf->read_err = 0;
 	err = new_inode(fs, dir, name, EXT2_FT_REG_FILE, &ino);
 	if (!err)
 		err = new_file_inode(fs, ino, st->st_mode, st->st_size);
@@ -282,8 +290,8 @@ errcode_t mkfs_inode_attrs(ext2_filsys fs, ext2_ino_t ino,
 
 /* Each attribute named in @list (@size bytes of names) from @path into @h. */
 static errcode_t copy_xattr_list(struct ext2_xattr_handle *h,
-				 const char *path, const char *list,
-				 ssize_t size)
+				 struct mkfs_inode_buf *buf, const char *path,
+				 const char *list, ssize_t size)
 {
 	errcode_t err = 0;
 
@@ -294,7 +302,7 @@ static errcode_t copy_xattr_list(struct ext2_xattr_handle *h,
 		if (value)
 			len = lgetxattr(path, list + i, value, (size_t)len);
 		if (len < 0)
-			err = errno;
+			err = read_failed(buf);
 		else if (!value)
 			err = ENOMEM;
 		else
@@ -304,15 +312,17 @@ static errcode_t copy_xattr_list(struct ext2_xattr_handle *h,
 	return err;
 }
 
-errcode_t mkfs_inode_xattrs(ext2_filsys fs, ext2_ino_t ino, const char *path)
+errcode_t mkfs_inode_xattrs(ext2_filsys fs, struct mkfs_inode_buf *buf,
+			    ext2_ino_t ino, const char *path)
 {
 	struct ext2_xattr_handle *h;
 	ssize_t size = llistxattr(path, NULL, 0);
 	char *list;
 	errcode_t err, err2;
 
+	buf->read_err = size < 0 && errno != ENOTSUP ? errno : 0;
 	if (size <= 0)
-		return size < 0 && errno != ENOTSUP ? errno : 0;
+		return buf->read_err;
 	err = ext2fs_xattrs_open(fs, ino, &h);
 	if (err == EXT2_ET_MISSING_EA_FEATURE)
 		return 0;
@@ -324,7 +334,8 @@ errcode_t mkfs_inode_xattrs(ext2_filsys fs, ext2_ino_t ino, const char *path)
 		err = ENOMEM;
 	if (!err) {
 		size = llistxattr(path, list, (size_t)size);
-		err = size < 0 ? errno : copy_xattr_list(h, path, list, size);
+		err = size < 0 ? read_failed(buf) :
+		      copy_xattr_list(h, buf, path, list, size);
 	}
 	free(list);
 	err2 = ext2fs_xattrs_close(&h);

@@ -16,10 +16,14 @@
 /* mke2fs's read size when it copies a file. */
 #define MKFS_INODE_CHUNK 65536
 
-/* Scratch for copying data: a chunk, and a block of zeros to skip. */
+/*
+ * Scratch for copying: a chunk, a block of zeros to skip, and the errno
+ * of reading the source, set when that (not the filesystem) failed.
+ */
 struct mkfs_inode_buf {
 	char *chunk;
 	char *zero;
+	int read_err;
 };
 
 errcode_t mkfs_inode_link(ext2_filsys fs, ext2_ino_t dir, const char *name,
@@ -30,13 +34,14 @@ errcode_t mkfs_inode_symlink(ext2_filsys fs, ext2_ino_t dir,
 			     const char *name, const char *target);
 errcode_t mkfs_inode_dir(ext2_filsys fs, ext2_ino_t dir, const char *name);
 /* A regular file of @st->st_size bytes, its data read from @fd. */
-errcode_t mkfs_inode_file(ext2_filsys fs, const struct mkfs_inode_buf *buf,
+errcode_t mkfs_inode_file(ext2_filsys fs, struct mkfs_inode_buf *buf,
 			  ext2_ino_t dir, const char *name, int fd,
 			  const struct stat *st);
 /* Owner, permission bits and times from @st. */
 errcode_t mkfs_inode_attrs(ext2_filsys fs, ext2_ino_t ino,
 			   const struct stat *st);
 /* @path's extended attributes, in llistxattr() order. */
-errcode_t mkfs_inode_xattrs(ext2_filsys fs, ext2_ino_t ino, const char *path);
+errcode_t mkfs_inode_xattrs(ext2_filsys fs, struct mkfs_inode_buf *buf,
+			    ext2_ino_t ino, const char *path);
 
 #endif

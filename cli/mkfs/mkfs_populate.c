@@ -39,6 +39,7 @@ struct populate_link {
 
 struct populate {
 	ext2_filsys fs;
+	const char *device;
 	struct populate_link *links;	/* files with more than one name */
 	size_t nlinks, links_cap;
 	struct mkfs_inode_buf buf;
@@ -50,16 +51,39 @@ struct name_list {
 	size_t n, cap;
 };
 
-/* "'PATH': why" with libext2fs's words, exit 8; a full filesystem says so. */
-static int populate_fail(const char *path, errcode_t err, const char *what)
+/*
+ * Whether libext2fs's @err is the device's: an errno from its side
+ * (the image's host filesystem full included) or a short read or write.
+ * libext2fs's own failures are com_err codes, far above errno's range.
+ */
+static bool device_error(errcode_t err)
+{
+	return err == EXT2_ET_SHORT_READ || err == EXT2_ET_SHORT_WRITE ||
+	       (err > 0 && err < 256 && err != ENOMEM);
+}
+
+/*
+ * Why @path could not be copied, exit 8: "'PATH': why (while WHAT)" in
+ * libext2fs's words, a full filesystem saying so; or "'PATH': why
+ * (while reading it)" when reading the source failed; or, when the
+ * device failed a read or write, "'DEVICE': why (while copying 'PATH'
+ * into it)": the device is what failed.
+ */
+static int populate_fail(const struct populate *p, const char *path,
+			 errcode_t err, const char *what)
 {
 	bool full = err == EXT2_ET_BLOCK_ALLOC_FAIL ||
-		    err == EXT2_ET_INODE_ALLOC_FAIL || err == ENOSPC;
+		    err == EXT2_ET_INODE_ALLOC_FAIL;
 
+	if (p->buf.read_err)
+		return report_failure("'%s': %s (while reading it)", path,
+				      strerror(p->buf.read_err));
+	if (device_error(err))
+		return report_failure("'%s': %s (while copying '%s' into it)",
+				      p->device, error_message(err), path);
 	return report_failure("'%s': %s%s%s (while %s)", path,
 			      full ? strerror(ENOSPC) : "",
-			      full && err != ENOSPC ? ": " : "",
-			      err == ENOSPC ? "" : error_message(err), what);
+			      full ? ": " : "", error_message(err), what);
 }
 
 static void free_names(struct name_list *l)
@@ -179,7 +203,7 @@ static int copy_file(struct populate *p, ext2_ino_t dir, const char *name,
 	}
 	err = mkfs_inode_file(p->fs, &p->buf, dir, name, fd, &now);
 	close(fd);
-	return err ? populate_fail(path, err, "copying it into the "
+	return err ? populate_fail(p, path, err, "copying it into the "
 				   "filesystem") : EXT4DEV_CONTINUE;
 }
 
@@ -198,7 +222,7 @@ static int copy_symlink(struct populate *p, ext2_ino_t dir, const char *name,
 				      path);
 	target[len] = '\0';
 	err = mkfs_inode_symlink(p->fs, dir, name, target);
-	return err ? populate_fail(path, err, "copying it into the "
+	return err ? populate_fail(p, path, err, "copying it into the "
 				   "filesystem") : EXT4DEV_CONTINUE;
 }
 
@@ -226,7 +250,7 @@ static int make_entry(struct populate *p, ext2_ino_t dir, const char *name,
 		return report_failure("'%s': not a file mke2fs can copy",
 				      path);
 	}
-	return err ? populate_fail(path, err, "copying it into the "
+	return err ? populate_fail(p, path, err, "copying it into the "
 				   "filesystem") : EXT4DEV_CONTINUE;
 }
 
@@ -237,11 +261,11 @@ static int finish_entry(struct populate *p, ext2_ino_t ino, const char *path,
 	errcode_t err = mkfs_inode_attrs(p->fs, ino, st);
 
 	if (err)
-		return populate_fail(path, err, "setting its owner, mode and "
+		return populate_fail(p, path, err, "setting its owner, mode and "
 				     "times");
-	err = mkfs_inode_xattrs(p->fs, ino, path);
+	err = mkfs_inode_xattrs(p->fs, &p->buf, ino, path);
 	if (err)
-		return populate_fail(path, err, "copying its extended "
+		return populate_fail(p, path, err, "copying its extended "
 				     "attributes");
 	return EXT4DEV_CONTINUE;
 }
@@ -260,7 +284,7 @@ static int copy_entry(struct populate *p, ext2_ino_t dir, const char *name,
 
 	if (link) {
 		err = mkfs_inode_link(p->fs, dir, name, link->dst);
-		return err ? populate_fail(path, err, "linking it") :
+		return err ? populate_fail(p, path, err, "linking it") :
 			     EXT4DEV_CONTINUE;
 	}
 	rc = make_entry(p, dir, name, path, st);
@@ -268,7 +292,7 @@ static int copy_entry(struct populate *p, ext2_ino_t dir, const char *name,
 		return rc;
 	err = ext2fs_namei(p->fs, EXT2_ROOT_INO, dir, name, &ino);
 	if (err)
-		return populate_fail(path, err, "looking it up");
+		return populate_fail(p, path, err, "looking it up");
 	if (S_ISDIR(st->st_mode))
 		rc = populate_dir(p, ino, path);
 	if (rc == EXT4DEV_CONTINUE)
@@ -336,11 +360,20 @@ int mkfs_check_root_dir(const struct mkfs_opts *o)
 	return EXT4DEV_CONTINUE;
 }
 
+static int populate_root(struct populate *p, const char *root)
+{
+	errcode_t err = mkfs_inode_xattrs(p->fs, &p->buf, EXT2_ROOT_INO, root);
+
+	if (err)
+		return populate_fail(p, root, err, "copying its extended "
+				     "attributes");
+	return populate_dir(p, EXT2_ROOT_INO, root);
+}
+
 int mkfs_populate(struct mkfs_run *run)
 {
-	struct populate p = { .fs = run->fs };
+	struct populate p = { .fs = run->fs, .device = run->plan->device };
 	const char *root = run->opts->root_dir;
-	errcode_t err;
 	int rc;
 
 	if (!root)
@@ -348,14 +381,10 @@ int mkfs_populate(struct mkfs_run *run)
 	mkfs_step(run->opts, "Copying files into the device: ");
 	p.buf.chunk = malloc(MKFS_INODE_CHUNK);
 	p.buf.zero = calloc(1, run->fs->blocksize);
-	if (!p.buf.chunk || !p.buf.zero) {
+	if (!p.buf.chunk || !p.buf.zero)
 		rc = report_failure("out of memory");
-	} else {
-		err = mkfs_inode_xattrs(run->fs, EXT2_ROOT_INO, root);
-		rc = err ? populate_fail(root, err, "copying its extended "
-					 "attributes") :
-			   populate_dir(&p, EXT2_ROOT_INO, root);
-	}
+	else
+		rc = populate_root(&p, root);
 	free(p.buf.chunk);
 	free(p.buf.zero);
 	free(p.links);

@@ -21,10 +21,17 @@ failing.  Afterwards the device must hold exactly one of:
 A failed write must give exit 8 naming the device, and mkfs run again
 without faults must give a clean new filesystem.
 
-Usage: fault_mkfs.py [--long]   (env: EXT4DEV, EXT4DEV_FAULT_SHIM)
+With --populate, mkfs copies a tree in (-d): the writes of the copy are
+crash points too, and "the new filesystem, complete" must also hold the
+tree's files, byte for byte.
+
+Usage: fault_mkfs.py [--long] [--populate]
+       (env: EXT4DEV, EXT4DEV_FAULT_SHIM)
 """
 import argparse
+import hashlib
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -43,7 +50,47 @@ LONG_IMAGES = [
      ['-b', '1024', '-O', 'meta_bg,^resize_inode']),
     ('ext4-1k-1g', '1G', ['-t', 'ext3', '-b', '1024'], ['-b', '1024']),
 ]
+# -d's tree: a few files of each size class, a sparse one, a link
+# or two; small enough that every one of its writes can be tried.
+POPULATE_IMAGES = [
+    ('ext4-4k-64m-tree', '64M', ['-t', 'ext4'], ['-d', '{tree}']),
+]
+TREE_FILES = {'a/one': 1000, 'a/two': 5000, 'a/b/three': 40 * 1024 + 3,
+              'b/four': 12 * 1024, 'b/five': 0, 'six': 70 * 1024}
 T = fr.T
+TREE = {}   # path in the filesystem -> sha256 of its bytes
+
+
+def make_tree(root):
+    """TREE_FILES with deterministic bytes, a sparse file, a symlink and
+    a hard link under @root; their hashes in TREE."""
+    for rel, size in TREE_FILES.items():
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        data = hashlib.sha256(rel.encode()).digest() * (size // 32 + 1)
+        with open(path, 'wb') as f:
+            f.write(data[:size])
+        TREE['/' + rel] = hashlib.sha256(data[:size]).hexdigest()
+    sparse = os.path.join(root, 'sparse')
+    with open(sparse, 'wb') as f:
+        f.truncate(3 << 20)
+        f.seek(2 << 20)
+        f.write(b'far')
+    with open(sparse, 'rb') as f:
+        TREE['/sparse'] = hashlib.sha256(f.read()).hexdigest()
+    os.symlink('a/one', os.path.join(root, 'link'))
+    os.link(os.path.join(root, 'six'), os.path.join(root, 'six-again'))
+    TREE['/six-again'] = TREE['/six']
+
+
+def tree_intact(path):
+    """Whether the filesystem in @path holds TREE's files (debugfs)."""
+    for name, want in TREE.items():
+        got = subprocess.run(['debugfs', '-R', f'cat {name}', path],
+                             capture_output=True).stdout
+        if hashlib.sha256(got).hexdigest() != want:
+            return False
+    return True
 
 
 def mkfs(path, opts, fault=None, log=None):
@@ -74,9 +121,10 @@ def state(img, path=None):
             return 'old' if clean and img.files_intact(path) else \
                 'bad: the old filesystem is damaged but looks valid'
         if uuid == NEW_UUID:
-            return 'new' if clean and prim.test else \
+            whole = not TREE or tree_intact(path)
+            return 'new' if clean and prim.test and whole else \
                 f'bad: new filesystem, e2fsck clean {clean}, ' \
-                f'test flag {prim.test}'
+                f'test flag {prim.test}, tree whole {whole}'
         return f'bad: a primary with UUID {uuid}'
     if prim.magic == 0xEF53:
         return 'torn'
@@ -179,13 +227,20 @@ def fault_mkfs(work, name, size, old_opts, opts):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--long', action='store_true')
+    ap.add_argument('--populate', action='store_true')
     args = ap.parse_args()
     if fr.run([fr.EXT4DEV, 'mkfs', '--help']).returncode != 0:
         print('SKIP: this ext4dev has no mkfs')
         return 77
 
     def body(work):
-        for image in IMAGES + (LONG_IMAGES if args.long else []):
+        images = IMAGES + (LONG_IMAGES if args.long else [])
+        if args.populate:
+            tree = os.path.join(work, 'tree')
+            make_tree(tree)
+            images = [(name, size, old, [o.format(tree=tree) for o in opts])
+                      for name, size, old, opts in POPULATE_IMAGES]
+        for image in images:
             fault_image(work, *image)
     return fr.drive(NAME, body, tools=('mke2fs', 'e2fsck', 'debugfs',
                                        'dumpe2fs', 'blkid'))
