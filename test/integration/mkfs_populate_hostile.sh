@@ -3,6 +3,7 @@
 # and each failure is one line naming the file, exit 8, with nothing
 # left that blkid takes for a filesystem.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mkfs_lib.sh"
 
 T=$WORK/tree
 IMG=$WORK/img
@@ -85,6 +86,26 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		check "an unreadable $what, not root: nothing blkid takes for a filesystem" \
 			nothing_left
 	done
+	# Special files need no privilege to copy: they are only stat()ed,
+	# never opened or made on the host.  Not root, the same bytes as
+	# mke2fs's, also not root.
+	rm -rf "$T" && mkdir -p "$T"
+	cp -a /dev/null "$T/null"
+	mkfifo "$T/fifo"
+	python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$T/socket"
+	chmod -R a+rX "$T"
+	U=0e4de000-1111-4222-8333-444455556666
+	for img in "$IMG" "$IMG.ref"; do
+		rm -f "$img" && truncate -s 32M "$img" && chown 65534 "$img"
+	done
+	rc=0
+	as_nobody "$EXT4DEV" mkfs -q -F -U "$U" -E "hash_seed=$U" -d "$T" "$IMG" \
+		>"$WORK/out" 2>"$WORK/err" || rc=$?
+	check_eq "device, FIFO and socket, not root: exit 0" "$rc" 0
+	as_nobody mke2fs -q -F -t ext4 -U "$U" -E "test_fs,hash_seed=$U" -d "$T" \
+		"$IMG.ref" >/dev/null 2>&1
+	check "device, FIFO and socket, not root: the same bytes as mke2fs's" \
+		python3 "$PYLIB" same-bytes "$IMG.ref" "$IMG"
 else
 	diag <<<"not root, or no setpriv: the unreadable-file cases not run"
 fi
