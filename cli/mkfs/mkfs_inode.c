@@ -185,7 +185,15 @@ static errcode_t copy_range(ext2_filsys fs, struct mkfs_inode_buf *buf,
 	errcode_t err = 0;
 
 	for (off_t off = start; !err && off < end; off += MKFS_INODE_CHUNK) {
-		ssize_t got = pread(fd, buf->chunk, MKFS_INODE_CHUNK, off);
+		/*
+		 * Not past @end: what follows is a hole, or data of the
+		 * next range, copied with that.  mke2fs reads whole
+		 * chunks; the blocks written, and their order, are the
+		 * same, and half the reads of a sparse tree are saved.
+		 */
+		size_t want = end - off < MKFS_INODE_CHUNK ?
+			      (size_t)(end - off) : MKFS_INODE_CHUNK;
+		ssize_t got = pread(fd, buf->chunk, want, off);
 
 		if (got < 0)
 			return read_failed(buf);
