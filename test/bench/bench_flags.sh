@@ -6,6 +6,8 @@
 #
 #   EXT4DEV=build/cli/ext4dev test/bench/bench_flags.sh [runs]
 set -euo pipefail
+# shellcheck source=test/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
 RUNS=${1:-7}
@@ -31,10 +33,6 @@ wall() {
 	echo $(( (end - start) / 1000 ))
 }
 
-median() {
-	sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
-}
-
 # bytes OP IMG COMMAND...: bytes read or written on IMG's descriptors.
 bytes() {
 	local op=$1 img=$2
@@ -44,10 +42,6 @@ bytes() {
 		"$@" >/dev/null 2>&1 || true
 	{ grep -E "^[0-9]+ +p?$op(v|64)?\(.*<$img>" "$WORK/trace" || true; } |
 		sed -n 's/.*= \([0-9]*\)$/\1/p' | awk '{s += $1} END {print s + 0}'
-}
-
-human() {
-	numfmt --to=iec --suffix=B "$1"
 }
 
 # row LABEL IMG "OURS..." "THEIRS..." : alternate runs, then I/O.

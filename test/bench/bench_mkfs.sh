@@ -8,6 +8,8 @@
 #
 #   EXT4DEV=build/cli/ext4dev test/bench/bench_mkfs.sh [runs] [sizes...]
 set -euo pipefail
+# shellcheck source=test/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
 RUNS=${1:-5}
@@ -54,10 +56,6 @@ wall() {
 	echo $(((end - start) / 1000))
 }
 
-median() {
-	sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
-}
-
 # io TOOL IMG SIZE: "written zeroed" bytes on IMG's descriptors.
 io() {
 	local argv
@@ -83,18 +81,6 @@ rss() {
 	fresh "$2" "$3"
 	/usr/bin/time -f %M -o "$WORK/rss" "${argv[@]}" >/dev/null 2>&1
 	tail -1 "$WORK/rss"
-}
-
-ratio() {
-	if [ "$2" = 0 ]; then
-		echo "-"
-	else
-		printf '%.2f' "$(echo "$1 / $2" | bc -l)"
-	fi
-}
-
-human() {
-	numfmt --to=iec --suffix=B "$1"
 }
 
 row() {

@@ -11,6 +11,8 @@
 #
 #   EXT4DEV=build/cli/ext4dev test/bench/bench_populate.sh [runs] [trees...]
 set -euo pipefail
+# shellcheck source=test/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
 RUNS=${1:-5}
@@ -118,22 +120,6 @@ rss() {
 	fresh "$3" "$4"
 	/usr/bin/time -f %M -o "$WORK/rss" "${argv[@]}" >/dev/null 2>&1
 	tail -1 "$WORK/rss"
-}
-
-median() {
-	sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
-}
-
-ratio() {
-	if [ "$2" = 0 ]; then
-		echo "-"
-	else
-		printf '%.2f' "$(echo "$1 / $2" | bc -l)"
-	fi
-}
-
-human() {
-	numfmt --to=iec --suffix=B "$1"
 }
 
 # same TREE SIZE: "yes" when both tools make the same image.
