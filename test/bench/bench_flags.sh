@@ -10,9 +10,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
-RUNS=${1:-7}
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ext4dev-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+bench_args bench_flags "${1:-7}"
+bench_work bench /tmp
 # The locale users run in (C.UTF-8 by default): with LC_ALL=C neither
 # tool loads any locale file, which hid what setlocale() costs.
 export LC_ALL=${BENCH_LOCALE:-C.UTF-8}

@@ -12,20 +12,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
-RUNS=${1:-5}
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] ||
-	{ echo "bench_mkfs: runs must be a positive number, not '$RUNS'" >&2; exit 2; }
-shift || true
-SIZES=("$@")
-[ $# -gt 0 ] || SIZES=(1G 15T)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ext4dev-bench-mkfs.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+bench_args bench_mkfs "$@"
+SIZES=("${ARGS[@]}")
+[ ${#SIZES[@]} -gt 0 ] || SIZES=(1G 15T)
+bench_needs bench_mkfs strace /usr/bin/time mke2fs numfmt bc
+bench_work bench-mkfs /tmp
 export LC_ALL=C
-
-for tool in strace /usr/bin/time mke2fs numfmt bc; do
-	command -v "$tool" >/dev/null ||
-		{ echo "bench_mkfs: needs $tool" >&2; exit 1; }
-done
 
 # A fresh sparse image of SIZE, as a user would start from.
 fresh() {

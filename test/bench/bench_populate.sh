@@ -15,22 +15,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 : "${EXT4DEV:=$(dirname "$0")/../../build/cli/ext4dev}"
-RUNS=${1:-5}
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] ||
-	{ echo "bench_populate: runs must be a positive number, not '$RUNS'" >&2; exit 2; }
-shift || true
-TREES=("$@")
-[ $# -gt 0 ] || TREES=(files sparse)
+bench_args bench_populate "$@"
+TREES=("${ARGS[@]}")
+[ ${#TREES[@]} -gt 0 ] || TREES=(files sparse)
+bench_needs bench_populate strace /usr/bin/time mke2fs numfmt bc python3 cmp
 # On disk, not tmpfs: a GiB of tree and two of image.
-WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/ext4dev-bench-populate.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+bench_work bench-populate /var/tmp
 export LC_ALL=C E2FSPROGS_FAKE_TIME=1700000000
 U=0e4de000-1111-4222-8333-444455556666
-
-for tool in strace /usr/bin/time mke2fs numfmt bc python3 cmp; do
-	command -v "$tool" >/dev/null ||
-		{ echo "bench_populate: needs $tool" >&2; exit 1; }
-done
 
 # make_tree KIND DIR: the tree, the same bytes every time.
 make_tree() {
