@@ -23,15 +23,6 @@ make_image() {
 		"$img" >/dev/null 2>&1
 }
 
-# Wall seconds of one run, with the cache warm (both tools alike).
-wall() {
-	local start end
-	start=$(date +%s%N)
-	"$@" >/dev/null 2>&1 || true
-	end=$(date +%s%N)
-	echo $(( (end - start) / 1000 ))
-}
-
 # bytes OP IMG COMMAND...: bytes read or written on IMG's descriptors.
 bytes() {
 	local op=$1 img=$2
@@ -50,9 +41,9 @@ row() {
 	: >"$WORK/t_theirs"
 	for ((i = 0; i < RUNS; i++)); do
 		# shellcheck disable=SC2086
-		wall $ours >>"$WORK/t_ours"
+		micros $ours >>"$WORK/t_ours"
 		# shellcheck disable=SC2086
-		wall $theirs >>"$WORK/t_theirs"
+		micros $theirs >>"$WORK/t_theirs"
 	done
 	local mo mt ro rt wo wt
 	mo=$(median <"$WORK/t_ours")

@@ -19,12 +19,6 @@ bench_needs bench_mkfs strace /usr/bin/time mke2fs numfmt bc
 bench_work bench-mkfs /tmp
 export LC_ALL=C
 
-# A fresh sparse image of SIZE, as a user would start from.
-fresh() {
-	rm -f "$1"
-	truncate -s "$2" "$1"
-}
-
 OURS=("$EXT4DEV" mkfs -q)
 THEIRS=(mke2fs -q -t ext4 -E test_fs)
 
@@ -39,13 +33,10 @@ cmd() {
 
 # wall TOOL IMG SIZE: microseconds for one run on a fresh image.
 wall() {
-	local start end argv
+	local argv
 	mapfile -t argv < <(cmd "$1" "$2")
 	fresh "$2" "$3"
-	start=$(date +%s%N)
-	"${argv[@]}" >/dev/null 2>&1
-	end=$(date +%s%N)
-	echo $(((end - start) / 1000))
+	micros "${argv[@]}"
 }
 
 # io TOOL IMG SIZE: "written zeroed" bytes on IMG's descriptors.

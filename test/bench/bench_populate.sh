@@ -71,21 +71,12 @@ cmd() {
 	fi
 }
 
-# fresh IMG SIZE: a new sparse image, as a build pipeline starts from.
-fresh() {
-	rm -f "$1"
-	truncate -s "$2" "$1"
-}
-
 # wall TOOL TREE IMG SIZE: microseconds for one run on a fresh image.
 wall() {
-	local start end argv
+	local argv
 	mapfile -t argv < <(cmd "$1" "$2" "$3")
 	fresh "$3" "$4"
-	start=$(date +%s%N)
-	"${argv[@]}" >/dev/null 2>&1
-	end=$(date +%s%N)
-	echo $(((end - start) / 1000))
+	micros "${argv[@]}"
 }
 
 # io TOOL TREE IMG SIZE: "read-from-tree written-to-image" bytes.

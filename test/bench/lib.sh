@@ -51,3 +51,19 @@ bench_work() {
 	# shellcheck disable=SC2064 # WORK is fixed from here on
 	trap "rm -rf '$WORK'" EXIT
 }
+
+# micros COMMAND...: microseconds one run of COMMAND takes, output
+# discarded.
+micros() {
+	local start end
+	start=$(date +%s%N)
+	"$@" >/dev/null 2>&1 || true
+	end=$(date +%s%N)
+	echo $(((end - start) / 1000))
+}
+
+# fresh IMG SIZE: a new sparse image, as a user or a pipeline starts from.
+fresh() {
+	rm -f "$1"
+	truncate -s "$2" "$1"
+}
