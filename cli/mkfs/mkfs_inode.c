@@ -213,7 +213,7 @@ static errcode_t copy_range(ext2_filsys fs, struct mkfs_inode_buf *buf,
 static errcode_t copy_data(ext2_filsys fs, struct mkfs_inode_buf *buf,
 			   int fd, off_t size, ext2_file_t file)
 {
-	off_t mask = (off_t)fs->blocksize - 1, data = 0, hole;
+	off_t mask = (off_t)fs->blocksize - 1, data = 0, hole, end;
 	errcode_t err = 0;
 
 	while (!err && data < size) {
@@ -224,8 +224,13 @@ static errcode_t copy_data(ext2_filsys fs, struct mkfs_inode_buf *buf,
 		hole = lseek(fd, data, SEEK_HOLE);
 		if (hole < 0)
 			return copy_range(fs, buf, fd, file, 0, size);
+		/*
+		 * Whole blocks, but not past @size: a file growing
+		 * meanwhile is copied at the size it had when opened.
+		 */
+		end = (hole + mask) & ~mask;
 		err = copy_range(fs, buf, fd, file, data & ~mask,
-				 (hole + mask) & ~mask);
+				 end < size ? end : size);
 		data = hole;
 	}
 	return err;

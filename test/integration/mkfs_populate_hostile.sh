@@ -44,6 +44,11 @@ writer=$!
 check_eq "a file growing while copied: mkfs finishes" "$(mkfs_d 60 -d "$T" "$IMG")" 0
 wait "$writer"
 check "a file growing while copied: e2fsck -fn clean" e2fsck -fn "$IMG"
+debugfs -R "cat /growing" "$IMG" >"$WORK/copy" 2>/dev/null
+check "a file growing while copied: the copy holds only the file's bytes" \
+	test "$(tr -d g <"$WORK/copy" | wc -c)" = 0
+check "a file growing while copied: the copy is no longer than the file" \
+	test "$(stat -c %s "$WORK/copy")" -le "$(stat -c %s "$T/growing")"
 
 # Files that vanish while the tree is read: mkfs finishes or names one,
 # exit 8, and never blocks.
