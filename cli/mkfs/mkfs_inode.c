@@ -110,9 +110,10 @@ static errcode_t new_inode(ext2_filsys fs, ext2_ino_t dir, const char *name,
 	struct dir_add a = { fs, dir, name, 0, type, NULL };
 	errcode_t err = ext2fs_new_inode(fs, dir, 010755, 0, ino);
 
+	if (err)
+		return err;
 	a.ino = *ino;
-	if (!err)
-		err = add_to_dir(add_name, &a);
+	err = add_to_dir(add_name, &a);
 	if (!err)
 		ext2fs_inode_alloc_stats2(fs, *ino, 1, 0);
 	return err;
