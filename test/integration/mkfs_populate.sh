@@ -116,11 +116,10 @@ check "the ACL is copied" has_xattr "$WORK/default.img" /empty system.posix_acl_
 if [ "$(id -u)" = 0 ]; then
 	check "the trusted.* attribute is copied" has_xattr "$WORK/default.img" /dir trusted.x
 	check "the file capability is copied" \
-		sh -c "debugfs -R 'ea_list /ping' '$WORK/default.img' 2>/dev/null |
-			grep -q 'security.capability'"
-	check "the security.* attribute is copied" \
-		sh -c "debugfs -R 'ea_get -V /ping security.ext4dev' '$WORK/default.img' 2>/dev/null |
-			grep -qx 'label'"
+		has_xattr "$WORK/default.img" /ping security.capability
+	check_eq "the security.* attribute is copied" \
+		"$(debugfs -R 'ea_get -V /ping security.ext4dev' "$WORK/default.img" 2>/dev/null)" \
+		"label"
 fi
 
 # A missing DIR: refused before anything is written.
