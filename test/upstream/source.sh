@@ -54,10 +54,8 @@ papt() {
 
 # Download and unpack SOURCE VERSION once; print the unpacked tree.
 pristine_tree() {
-	local source=$1 version=$2 upstream tree dsc
+	local source=$1 version=$2 tree dsc
 
-	upstream=${version#*:}
-	upstream=${upstream%-*}
 	tree=$debsrc/$source-$version
 	dsc=$debsrc/${source}_${version#*:}.dsc
 	if [[ ! -f $tree.done ]]; then
