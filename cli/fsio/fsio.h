@@ -275,16 +275,17 @@ errcode_t fsio_lock_target(struct fsio_dev *dev, bool create);
 
 /*
  * Before anything is written: make the image file dev->offset + @bytes
- * long (only ever longer), so that a host filesystem that cannot hold a file that
- * large says so now (EFBIG, with the largest size it takes in
+ * long (only ever longer), so that a host filesystem that cannot hold a
+ * file that large says so now (EFBIG, with the largest size it takes in
  * dev->max_file_size) rather than at the last block.
  */
 errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes);
 
 /*
  * mkfs -n: could dev->path, which does not exist, be created and made
- * dev->offset + @bytes long?  Creates it (O_EXCL), sizes it and removes it again, so
- * the dry run fails where the real run would, with the same error.
+ * dev->offset + @bytes long?  Creates it (O_EXCL), sizes it and removes
+ * it again, so the dry run fails where the real run would, with the
+ * same error.
  */
 errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes);
 

@@ -25,6 +25,8 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 OPTS = ['-q', '-b', '1024']
 SIZE = '64M'
 OFFSET = 1 << 20
+# What the bytes before the offset hold, and must still hold afterwards.
+PREFIX = bytes(range(256)) * (OFFSET // 256)
 T = fr.T
 
 
@@ -68,9 +70,6 @@ def prefixed(path):
     with open(path, 'wb') as f:
         f.write(PREFIX)
     os.truncate(path, OFFSET + (64 << 20))
-
-
-PREFIX = bytes(range(256)) * (OFFSET // 256)
 
 
 def one(work, new, k, sig, offset=0):

@@ -166,7 +166,8 @@ static void test_ext_opt_errors(void **state)
 	static const char *const usage[] = {
 		"nosuch", "stride", "stride=x", "num_backup_sb=3",
 		"root_owner=1", "root_owner=a:b", "desc_size=64",
-		"offset=4k", "android_sparse", "quotatype=usr:bogus", "hash_seed=zz",
+		"offset=4k", "android_sparse", "quotatype=usr:bogus",
+		"hash_seed=zz",
 		"encoding=nosuch", "orphan_file_size=0", "resize=0",
 	};
 	struct mkfs_plan ctl;
