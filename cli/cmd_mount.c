@@ -34,6 +34,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,24 @@ static int mount_flagged(const struct mount_ctl *ctl, struct fsio_dev *dev)
 }
 
 /*
+ * mount(8) hands us the loop device it made for an image file: name
+ * the image, as the user typed it, in what we say ("'x.img'
+ * (/dev/loop3)").
+ */
+static void name_the_image(struct fsio_dev *dev)
+{
+	char image[PATH_MAX], *spec;
+
+	if (!fsio_temp_loop_image(dev->path, image, sizeof(image)))
+		return;
+	spec = strdup(image);
+	if (!spec)
+		return;
+	free(dev->spec);
+	dev->spec = spec;
+}
+
+/*
  * The stock-kernel path: check, then mount the device we checked (a
  * tag resolved once) as ext4.  A user's check, with the user's rights,
  * can only tell why even root would not mount it.
@@ -292,6 +311,8 @@ static int mount_checked(const struct mount_ctl *ctl)
 	errcode_t err = fsio_init(&dev, ctl->spec);
 	int rc;
 
+	if (!err)
+		name_the_image(&dev);
 	if (!err)
 		err = fsio_open_read(&dev);
 	if (!err && ext2fs_has_feature_journal_dev(dev.fs->super))

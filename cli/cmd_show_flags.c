@@ -68,13 +68,20 @@ static int print_help(void)
 
 static int parse_check(struct show_flags_ctl *ctl, const char *arg)
 {
+	int want;
+
 	if (!strcmp(arg, "test"))
-		ctl->check = EXT4DEV_CHECK_TEST;
+		want = EXT4DEV_CHECK_TEST;
 	else if (!strcmp(arg, "production"))
-		ctl->check = EXT4DEV_CHECK_PRODUCTION;
+		want = EXT4DEV_CHECK_PRODUCTION;
 	else
 		return report_usage(CMD, "invalid --check state '%s' "
 				    "(use test or production)", arg);
+	/* A script that asks for both has a bug: say so, not the last. */
+	if (ctl->check != EXT4DEV_CHECK_NONE && ctl->check != want)
+		return report_usage(CMD, "--check given twice with different "
+				    "states");
+	ctl->check = want;
 	return -1;
 }
 

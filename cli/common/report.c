@@ -201,6 +201,24 @@ void report_signature(const struct fsio_dev *dev, char *buf, size_t len)
 static int report_alias(const struct fsio_dev *dev, const char *name,
 			errcode_t err)
 {
+	/* mkfs -E offset=: say which window overlaps the one it writes. */
+	if (err == EXT4DEV_ERR_ALIAS_MOUNTED && dev->offset > 0 &&
+	    !dev->mounted_elsewhere && dev->alias_end == UINT64_MAX)
+		return report_failure("%s: is mounted as %s on '%s' (it "
+				      "holds the device's bytes from %llu on, "
+				      "over those mkfs writes; unmount it "
+				      "first)", name,
+				      dev->alias, dev->mountpoint,
+				      (unsigned long long)dev->alias_start);
+	if (err == EXT4DEV_ERR_ALIAS_MOUNTED && dev->offset > 0 &&
+	    !dev->mounted_elsewhere)
+		return report_failure("%s: is mounted as %s on '%s' (it "
+				      "holds the device's bytes %llu to %llu, "
+				      "over those mkfs writes; unmount it "
+				      "first)", name,
+				      dev->alias, dev->mountpoint,
+				      (unsigned long long)dev->alias_start,
+				      (unsigned long long)dev->alias_end - 1);
 	if (err == EXT4DEV_ERR_ALIAS_MOUNTED && dev->mounted_elsewhere)
 		return report_failure("%s: is mounted as %s in another mount "
 				      "namespace (on '%s' there; unmount it "
@@ -254,6 +272,10 @@ int report_fs_error(const struct fsio_dev *dev, errcode_t err)
 				      name, dev->mountpoint);
 	if (err == EXT4DEV_ERR_ALIAS_MOUNTED || err == EXT4DEV_ERR_ALIAS_BUSY)
 		return report_alias(dev, name, err);
+	if (err == EXT4DEV_ERR_VM_LOCKED && dev->alias[0])
+		return report_failure("%s: %s, as '%s' (another name of the "
+				      "same bytes)", name, error_message(err),
+				      dev->alias);
 	if (err == EXT4DEV_ERR_BUSY && dev->holder[0])
 		return report_failure("%s: device is held by %s (in use by "
 				      "the kernel)", name, dev->holder);

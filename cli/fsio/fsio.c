@@ -152,8 +152,23 @@ errcode_t fsio_open_read(struct fsio_dev *dev)
 	return 0;
 }
 
-errcode_t fsio_check_unused(struct fsio_dev *dev)
+/*
+ * A window of an image file (mkfs -E offset=): libext2fs calls it
+ * mounted when any loop device of the file is, whatever bytes that
+ * covers; the alias claims compare the windows themselves instead.
+ */
+static bool is_file_window(const struct fsio_dev *dev)
 {
+	struct stat st;
+
+	return (dev->offset > 0 || dev->length > 0) && !stat(dev->path, &st) &&
+	       S_ISREG(st.st_mode);
+}
+
+/* The name the user typed: mounted, swap, held (libext2fs's checks). */
+static errcode_t check_name_unused(struct fsio_dev *dev)
+{
+	bool window = is_file_window(dev);
 	int mount_flags = 0;
 	errcode_t err;
 
@@ -163,14 +178,23 @@ errcode_t fsio_check_unused(struct fsio_dev *dev)
 				       sizeof(dev->mountpoint));
 	if (err)
 		return err;
-	if (mount_flags & EXT2_MF_MOUNTED)
+	if ((mount_flags & EXT2_MF_MOUNTED) && !window)
 		return EXT4DEV_ERR_MOUNTED;
 	if (mount_flags & EXT2_MF_SWAP)
 		return EXT4DEV_ERR_BUSY;
 	if (mount_flags & EXT2_MF_BUSY)
 		return fsio_explain_busy(dev);
+	return 0;
+}
+
+errcode_t fsio_check_unused(struct fsio_dev *dev)
+{
+	errcode_t err = check_name_unused(dev);
+
 	/* The name the user typed is free; every other name must be too. */
-	return fsio_claim_aliases(dev);
+	if (!err)
+		err = fsio_claim_aliases(dev);
+	return err ? err : fsio_check_vm_locks(dev);
 }
 
 /* Everything that makes a superblock change unsafe, after the open. */
@@ -204,12 +228,9 @@ errcode_t fsio_open_change(struct fsio_dev *dev)
 	 * No FORCE and no IGNORE_CSUM: libext2fs refuses what it cannot
 	 * safely rewrite (unknown incompat features, bad checksum).
 	 */
-	err = ext2fs_open2(dev->path, NULL, FSIO_READ_FLAGS, 0, 0,
-			   unix_io_manager, &dev->fs);
-	if (err) {
-		dev->fs = NULL;
+	err = open_by_lock_fd(dev, FSIO_READ_FLAGS);
+	if (err)
 		return explain_open_failure(dev, err);
-	}
 	dev->csum_ok = true;
 	dev->size_ok = size_fits(dev);
 	err = dev->size_ok ? validate_for_change(dev->fs) :
@@ -292,17 +313,21 @@ errcode_t fsio_reopen_rw(struct fsio_dev *dev,
 
 errcode_t fsio_check_writable(struct fsio_dev *dev)
 {
-	ext2_filsys fs;
-	errcode_t err;
+	struct stat st;
+	int attr = 0, ro = 0;
 
-	if (!dev->saved_super)
+	if (dev->lock_fd < 0 || fstat(dev->lock_fd, &st))
 		return EXT2_ET_INVALID_ARGUMENT;
-	/* SKIP_MMP: the real run's MMP start would write its block. */
-	err = open_rw(dev, NULL, &fs, EXT2_FLAG_SKIP_MMP);
-	if (err)
-		return err;
-	/* Clean and nothing written: closing writes nothing either. */
-	return ext2fs_close_free(&fs);
+	/* As the real open would find it: mode, read-only mount, ACLs. */
+	if (faccessat(AT_FDCWD, dev->path, W_OK, AT_EACCESS))
+		return errno;
+	if (S_ISBLK(st.st_mode))
+		return !ioctl(dev->lock_fd, BLKROGET, &ro) && ro ? EROFS : 0;
+	/* open(O_RDWR) of an immutable or append-only file is EPERM. */
+	if (!ioctl(dev->lock_fd, FS_IOC_GETFLAGS, &attr) &&
+	    (attr & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
+		return EPERM;
+	return 0;
 }
 
 errcode_t fsio_commit_flags(struct fsio_dev *dev, uint32_t s_flags,

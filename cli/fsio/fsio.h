@@ -59,6 +59,10 @@ struct fsio_dev {
 	char holder[NAME_MAX + 1];	/* with a busy error: e.g. "dm-0" */
 	off_t offset;		/* where the filesystem starts in the */
 				/* device: mkfs -E offset=, else 0 */
+	off_t length;		/* with an offset: the bytes mkfs writes */
+				/* from there (0: to the end) */
+	uint64_t alias_start;	/* with EXT4DEV_ERR_ALIAS_*: the bytes */
+	uint64_t alias_end;	/* of the base file the alias covers */
 };
 
 struct fsio_write_opts {
@@ -70,6 +74,13 @@ struct fsio_write_opts {
  * (fsio_resolve_tag()).  dev->path is NULL unless it returns 0.
  */
 errcode_t fsio_init(struct fsio_dev *dev, const char *spec);
+
+/*
+ * Is @path a loop device mount(8) made for an image (-o loop, or a
+ * file given to mount: it clears itself at umount)?  The image's path
+ * in @image, to name what the user typed rather than /dev/loopN.
+ */
+bool fsio_temp_loop_image(const char *path, char *image, size_t len);
 
 /* Is @spec LABEL=, UUID=, PARTLABEL= or PARTUUID=? */
 bool fsio_is_tag(const char *spec);
@@ -118,14 +129,23 @@ errcode_t fsio_check_unused(struct fsio_dev *dev);
 
 /*
  * Claim every other name of dev->path's bytes with an exclusive open
- * and hold it until fsio_close(): for an image file, each loop device
- * of that inode whose window overlaps, or those of its partitions that
- * overlap; for a loop device (or a partition of one), the other loop
- * devices of its backing file over the same bytes.  One that is busy
- * is EXT4DEV_ERR_ALIAS_MOUNTED or EXT4DEV_ERR_ALIAS_BUSY (dev->alias
+ * and hold it until fsio_close(): every bound loop device whose base
+ * (the file or disk under any chain of loop devices, partitions and
+ * overlayfs views) overlaps dev->path's from dev->offset on, or those
+ * of its partitions that overlap.  One that is busy is
+ * EXT4DEV_ERR_ALIAS_MOUNTED or EXT4DEV_ERR_ALIAS_BUSY (dev->alias
  * names it).
  */
 errcode_t fsio_claim_aliases(struct fsio_dev *dev);
+
+/*
+ * After fsio_claim_aliases(): does a virtual machine (QEMU's OFD image
+ * locks) use dev->path, its base file or another name of it?
+ * EXT4DEV_ERR_VM_LOCKED (dev->alias names the other name, if it is
+ * one).  Otherwise takes the same locks itself until fsio_close(), so
+ * that a QEMU started meanwhile refuses the image.
+ */
+errcode_t fsio_check_vm_locks(struct fsio_dev *dev);
 
 /*
  * dev->path is a block device the kernel holds (EBUSY): mounted in
@@ -136,9 +156,10 @@ errcode_t fsio_claim_aliases(struct fsio_dev *dev);
 errcode_t fsio_explain_busy(struct fsio_dev *dev);
 
 /*
- * For a loop device or a partition of one: flock() its backing file
- * too (@how, waiting as dev->lock_wait says), so that every name of
- * the same bytes takes the same lock.  0 with nothing to lock.
+ * For a name on a chain (a loop device, a partition of one, a file on
+ * overlayfs): flock() the file at its bottom too (@how, waiting as
+ * dev->lock_wait says), so that every name of the same bytes takes the
+ * same lock.  0 with nothing to lock.
  */
 errcode_t fsio_lock_backing(struct fsio_dev *dev, int how);
 
@@ -184,10 +205,12 @@ errcode_t fsio_check_undo(struct fsio_dev *dev, const char *undo_file,
 			  bool create);
 
 /*
- * The dry run's stand-in for a commit: open @dev exactly as
- * fsio_commit_*() would (read-write, exclusively), write nothing and
- * close, so that -n fails where the real run would, with the same
- * error (EPERM for an immutable file, EACCES, EROFS, busy).
+ * The dry run's stand-in for a commit: would opening @dev for writing
+ * succeed?  Asked without opening it for writing (which would copy a
+ * file on overlayfs up, or move its times): access(W_OK), a read-only
+ * block device, an immutable or append-only file, so that -n fails
+ * where the real run would, with the same error (EPERM, EACCES, EROFS;
+ * a busy device was refused before).  Needs dev->lock_fd open.
  */
 errcode_t fsio_check_writable(struct fsio_dev *dev);
 
@@ -267,11 +290,16 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
 			   struct fsio_target *t);
 
 /*
- * Open dev->path (creating an image file when @create) and flock() it
- * exclusively, waiting as dev->lock_wait says (fsio_lock_fd()).
+ * mkfs's first look at the device: open dev->path and flock() it
+ * exclusively, waiting as dev->lock_wait says (fsio_lock_fd()), so that
+ * everything mkfs decides (signature, mounted, busy) is decided under
+ * the lock.  A missing path with @may_create is created already locked
+ * (an O_TMPFILE linked in place), so a second mkfs waits and then sees
+ * the first one's filesystem; dev->target_created says so.  A missing
+ * path without @may_create is 0 with no lock, for the caller to report.
  * The lock lasts until fsio_close().
  */
-errcode_t fsio_lock_target(struct fsio_dev *dev, bool create);
+errcode_t fsio_lock_target(struct fsio_dev *dev, bool may_create);
 
 /*
  * Before anything is written: make the image file dev->offset + @bytes
@@ -283,9 +311,10 @@ errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes);
 
 /*
  * mkfs -n: could dev->path, which does not exist, be created and made
- * dev->offset + @bytes long?  Creates it (O_EXCL), sizes it and removes
- * it again, so the dry run fails where the real run would, with the
- * same error.
+ * dev->offset + @bytes long?  Sizes an unnamed file in its directory
+ * (O_TMPFILE: no name ever appears; where that is not supported, a
+ * file created O_EXCL and removed again), so the dry run fails where
+ * the real run would, with the same error.
  */
 errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes);
 
@@ -301,12 +330,6 @@ void fsio_remove_created(struct fsio_dev *dev);
  * EXT4DEV_ERR_BUSY when the kernel holds the device.
  */
 errcode_t fsio_attach(struct fsio_dev *dev, ext2_filsys fs);
-
-/*
- * What fsio_attach() checks, without attaching: dev->path opens
- * read-write and exclusively (mkfs -n fails where the real run would).
- */
-errcode_t fsio_check_target_rw(struct fsio_dev *dev);
 
 /*
  * @err from opening @dev read-write, as the user should read it: the

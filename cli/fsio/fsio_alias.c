@@ -2,14 +2,16 @@
 /*
  * Every other name of the same bytes.  The kernel knows an image's
  * bytes by more names than the one the user typed: each loop device of
- * the file, each partition of those, a loop device's partitions and
- * holders.  A filesystem mounted under any of them (in any mount
- * namespace) is corrupted by a write through another.  So before a
- * write, every other name is claimed with an exclusive open -- O_EXCL
- * on a block device fails with EBUSY while it is mounted or held
- * anywhere -- and held until fsio_close(), so that nobody can mount it
- * meanwhile.  Only when a claim fails do we look for the reason
- * (fsio_mounts.c), to name it.
+ * the file, each partition of those, loop devices on those loop
+ * devices, the file as an overlay shows it, a loop device's partitions
+ * and holders.  A filesystem mounted under any of them (in any mount
+ * namespace) is corrupted by a write through another.  So every name
+ * is followed down to its base (fsio_ident.c), and before a write every
+ * bound loop device whose base overlaps ours is claimed with an
+ * exclusive open -- O_EXCL on a block device fails with EBUSY while it
+ * is mounted or held anywhere -- and held until fsio_close(), so that
+ * nobody can mount it meanwhile.  Only when a claim fails do we look
+ * for the reason (fsio_mounts.c), to name it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,61 +21,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsio.h"
 #include "fsio_blk.h"
 
-#define FSIO_TO_END UINT64_MAX
 #define FSIO_MAX_PARTS 128
-
-/* A byte range of one regular file: what one name of it covers. */
-struct span {
-	dev_t file_dev;
-	ino_t file_ino;
-	uint64_t start, end;	/* end exclusive; FSIO_TO_END: to EOF */
-};
-
-static uint64_t span_end(uint64_t start, uint64_t len)
-{
-	return (!len || len > FSIO_TO_END - start) ? FSIO_TO_END :
-						     start + len;
-}
-
-static bool overlaps(const struct span *s, uint64_t start, uint64_t end)
-{
-	return start < s->end && s->start < end;
-}
-
-/*
- * What dev->path covers of a regular file: the whole of an image, or a
- * loop device's window of its backing file (*@own: that loop device,
- * which is not another name).  False when no file is under it.
- */
-static bool target_span(const char *path, struct span *s, struct fsio_blk *own)
-{
-	struct loop_info64 li;
-	struct fsio_blk self;
-	struct stat st;
-
-	memset(own, 0, sizeof(*own));
-	if (stat(path, &st))
-		return false;
-	if (S_ISREG(st.st_mode)) {
-		*s = (struct span){ st.st_dev, st.st_ino, 0, FSIO_TO_END };
-		return true;
-	}
-	if (!fsio_blk_of_path(path, &self, own) ||
-	    !fsio_blk_loop_status(own, &li))
-		return false;
-	s->file_dev = fsio_blk_loop_file_dev(&li);
-	s->file_ino = (ino_t)li.lo_inode;
-	s->start = li.lo_offset + self.start * FSIO_SECTOR;
-	s->end = span_end(s->start, self.size ? self.size * FSIO_SECTOR :
-						li.lo_sizelimit);
-	return true;
-}
+/* A loop device that changes under the scan is read again this often. */
+#define FSIO_CLAIM_TRIES 3
 
 static errcode_t hold(struct fsio_dev *dev, int fd)
 {
@@ -134,13 +91,29 @@ static errcode_t alias_busy(struct fsio_dev *dev, const struct fsio_blk *b,
 }
 
 /*
- * Another loop device @l of the same file: claim it whole, which also
- * keeps its partitions from being mounted.  Busy: claim instead each
- * partition over our bytes; a busy one refuses.  A loop device busy
- * with none of its partitions busy is mounted or held itself.
+ * The busy alias's window @a in the target's own bytes (@t is the
+ * target's from dev->offset on), for the message: which window.
  */
-static errcode_t claim_loop(struct fsio_dev *dev, const struct span *s,
-			    const struct fsio_blk *l, const struct loop_info64 *li)
+static void note_window(struct fsio_dev *dev, const struct fsio_base *t,
+			const struct fsio_base *a)
+{
+	uint64_t zero = t->start - (uint64_t)dev->offset;
+
+	dev->alias_start = a->start > zero ? a->start - zero : 0;
+	dev->alias_end = a->end == FSIO_TO_END ? FSIO_TO_END :
+			 a->end > zero ? a->end - zero : 0;
+}
+
+/*
+ * Another loop device @l over our bytes (its base @lb): claim it whole,
+ * which also keeps its partitions from being mounted.  Busy: claim
+ * instead each partition over our bytes; a busy one refuses.  A loop
+ * device busy with none of its partitions busy is mounted or held
+ * itself.
+ */
+static errcode_t claim_loop(struct fsio_dev *dev, const struct fsio_base *t,
+			    const struct fsio_blk *l,
+			    const struct fsio_base *lb)
 {
 	struct fsio_blk parts[FSIO_MAX_PARTS];
 	unsigned int n;
@@ -151,44 +124,97 @@ static errcode_t claim_loop(struct fsio_dev *dev, const struct span *s,
 		return err;
 	n = fsio_blk_parts(l->name, parts, FSIO_MAX_PARTS);
 	for (unsigned int i = 0; i < n; i++) {
-		uint64_t start = li->lo_offset + parts[i].start * FSIO_SECTOR;
-		bool ours = overlaps(s, start, span_end(start, parts[i].size *
-							   FSIO_SECTOR));
+		struct fsio_base pb = *lb;
+		bool ours;
 
+		pb.start = lb->start + parts[i].start * FSIO_SECTOR;
+		pb.end = fsio_span_end(pb.start, parts[i].size * FSIO_SECTOR);
+		if (pb.end > lb->end)
+			pb.end = lb->end;
+		ours = fsio_base_overlap(t, &pb);
 		err = claim(dev, &parts[i], ours);
-		if (err == EBUSY && ours)
+		if (err == EBUSY && ours) {
+			note_window(dev, t, &pb);
 			return alias_busy(dev, &parts[i], l);
+		}
 		if (err && err != EBUSY)
 			return err;
 		any_busy |= err == EBUSY;
 	}
+	note_window(dev, t, lb);
 	return any_busy ? 0 : alias_busy(dev, l, NULL);
 }
 
-/* Is loop device @l, of our file and over our bytes, another name? */
-static bool is_alias(const struct span *s, const struct fsio_blk *l,
-		     struct loop_info64 *li)
+/* Is loop device @l bound over @t's bytes?  Its base in *@lb. */
+static bool is_alias(const struct fsio_base *t, const struct fsio_blk *l,
+		     struct fsio_base *lb)
 {
-	if (!fsio_blk_loop_status(l, li) ||
-	    fsio_blk_loop_file_dev(li) != s->file_dev ||
-	    (ino_t)li->lo_inode != s->file_ino)
+	return fsio_base_of_dev(l->rdev, lb) && fsio_base_overlap(t, lb);
+}
+
+/*
+ * Loop devices come and go under the scan (udev, other tools): one that
+ * fails to claim is read again, and skipped if it is no longer over our
+ * bytes; a busy one that still is refuses.
+ */
+static errcode_t claim_if_alias(struct fsio_dev *dev,
+				const struct fsio_base *t,
+				const struct fsio_blk *l)
+{
+	struct fsio_base lb;
+	errcode_t err = 0;
+
+	for (int i = 0; i < FSIO_CLAIM_TRIES; i++) {
+		if (!is_alias(t, l, &lb))
+			return 0;
+		err = claim_loop(dev, t, l, &lb);
+		if (!err)
+			return 0;
+		/* Still ours after the failure: the failure stands. */
+		if (is_alias(t, l, &lb) && (err != ENXIO && err != ENODEV &&
+					    err != ENOENT && err != EINVAL))
+			return err;
+	}
+	return is_alias(t, l, &lb) ? err : 0;
+}
+
+/* The loop device @path names itself (not another name), or 0. */
+static dev_t own_loop(const char *path)
+{
+	struct fsio_blk self, whole;
+
+	return fsio_blk_of_path(path, &self, &whole) ? whole.rdev : 0;
+}
+
+/* Our base: the device's window from dev->offset on, dev->length long. */
+static bool target_base(const struct fsio_dev *dev, struct fsio_base *t)
+{
+	uint64_t start, end;
+
+	if (!fsio_base_of_path(dev->path, t))
 		return false;
-	return overlaps(s, li->lo_offset, span_end(li->lo_offset,
-						   li->lo_sizelimit));
+	if (dev->offset <= 0 && dev->length <= 0)
+		return true;
+	start = fsio_span_end(t->start, (uint64_t)dev->offset);
+	end = fsio_span_end(start, (uint64_t)dev->length);
+	t->start = start < t->end ? start : t->end;
+	t->end = end < t->end ? end : t->end;
+	return true;
 }
 
 errcode_t fsio_claim_aliases(struct fsio_dev *dev)
 {
 	char dir[PATH_MAX];
-	struct loop_info64 li;
 	struct dirent *d;
-	struct span s;
-	struct fsio_blk own, l;
+	struct fsio_base t;
+	struct fsio_blk l;
 	errcode_t err = 0;
+	dev_t own;
 	DIR *sys;
 
-	if (!target_span(dev->path, &s, &own))
+	if (!target_base(dev, &t))
 		return 0;
+	own = own_loop(dev->path);
 	sys = opendir("/sys/block");
 	if (!sys)
 		return errno;
@@ -200,10 +226,9 @@ errcode_t fsio_claim_aliases(struct fsio_dev *dev)
 		if (access(dir, F_OK))
 			continue;
 		snprintf(dir, sizeof(dir), "/sys/block/%s", d->d_name);
-		if (!fsio_blk_read(dir, &l) || l.rdev == own.rdev)
+		if (!fsio_blk_read(dir, &l) || l.rdev == own)
 			continue;
-		if (is_alias(&s, &l, &li))
-			err = claim_loop(dev, &s, &l, &li);
+		err = claim_if_alias(dev, &t, &l);
 	}
 	closedir(sys);
 	return err;
@@ -231,34 +256,28 @@ errcode_t fsio_explain_busy(struct fsio_dev *dev)
 	return EXT4DEV_ERR_BUSY;
 }
 
+/*
+ * The file at the bottom of the chain (a loop device's backing file,
+ * the layer file under an overlay's view) is locked too, before the
+ * name itself: every name of the bytes, one lock, taken in one order.
+ */
 errcode_t fsio_lock_backing(struct fsio_dev *dev, int how)
 {
-	char dir[PATH_MAX], file[PATH_MAX + 16], *nl;
-	struct loop_info64 li;
-	struct fsio_blk self, whole;
-	struct stat st;
+	struct fsio_base b;
+	struct stat st, own;
 	errcode_t err;
 	int fd;
-	FILE *f;
 
-	if (!fsio_blk_of_path(dev->path, &self, &whole) ||
-	    !fsio_blk_loop_status(&whole, &li))
+	if (!fsio_base_of_path(dev->path, &b) || !b.is_file || !b.path[0])
 		return 0;
-	snprintf(dir, sizeof(dir), "/sys/block/%s/loop/backing_file",
-		 whole.name);
-	f = fopen(dir, "re");
-	if (!f)
+	/* The name is the file itself: its own lock is the one. */
+	if (dev->lock_fd >= 0 && !fstat(dev->lock_fd, &own) &&
+	    own.st_dev == b.dev && own.st_ino == b.ino)
 		return 0;
-	nl = fgets(file, sizeof(file), f) ? strchr(file, '\n') : NULL;
-	fclose(f);
-	if (!nl)
-		return 0;
-	*nl = '\0';
 	/* Not reachable from here (another namespace, deleted): no lock. */
-	if (fsio_open_kind(file, O_RDONLY, &fd))
+	if (fsio_open_kind(b.path, O_RDONLY, &fd))
 		return 0;
-	if (fstat(fd, &st) || st.st_dev != fsio_blk_loop_file_dev(&li) ||
-	    st.st_ino != (ino_t)li.lo_inode) {
+	if (fstat(fd, &st) || st.st_dev != b.dev || st.st_ino != b.ino) {
 		close(fd);
 		return 0;
 	}

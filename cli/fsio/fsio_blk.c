@@ -100,12 +100,34 @@ bool fsio_blk_loop_status(const struct fsio_blk *b, struct loop_info64 *li)
 	return ok;
 }
 
-/* lo_device is the kernel's huge_encode_dev() of the file's st_dev. */
+/* lo_device and lo_rdevice are the kernel's huge_encode_dev(). */
+dev_t fsio_blk_decode_dev(uint64_t v)
+{
+	return makedev((unsigned int)((v & 0xfff00) >> 8),
+		       (unsigned int)((v & 0xff) | ((v >> 12) & 0xfff00)));
+}
+
 dev_t fsio_blk_loop_file_dev(const struct loop_info64 *li)
 {
-	return makedev((unsigned int)((li->lo_device & 0xfff00) >> 8),
-		       (unsigned int)((li->lo_device & 0xff) |
-				      ((li->lo_device >> 12) & 0xfff00)));
+	return fsio_blk_decode_dev(li->lo_device);
+}
+
+bool fsio_blk_backing_file(const struct fsio_blk *l, char *path, size_t len)
+{
+	char attr[NAME_MAX + 32], *nl;
+	bool ok;
+	FILE *f;
+
+	snprintf(attr, sizeof(attr), "/sys/block/%s/loop/backing_file",
+		 l->name);
+	f = fopen(attr, "re");
+	if (!f)
+		return false;
+	ok = fgets(path, (int)len, f) && (nl = strchr(path, '\n'));
+	fclose(f);
+	if (ok)
+		*nl = '\0';
+	return ok;
 }
 
 unsigned int fsio_blk_parts(const char *name, struct fsio_blk *p,
@@ -130,16 +152,13 @@ unsigned int fsio_blk_parts(const char *name, struct fsio_blk *p,
 	return n;
 }
 
-bool fsio_blk_of_path(const char *path, struct fsio_blk *self,
+bool fsio_blk_of_rdev(dev_t rdev, struct fsio_blk *self,
 		      struct fsio_blk *whole)
 {
 	char sys[64], dir[PATH_MAX];
-	struct stat st;
 
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return false;
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u",
-		 major(st.st_rdev), minor(st.st_rdev));
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(rdev),
+		 minor(rdev));
 	if (!realpath(sys, dir) || !fsio_blk_read(dir, self))
 		return false;
 	*whole = *self;
@@ -148,4 +167,14 @@ bool fsio_blk_of_path(const char *path, struct fsio_blk *self,
 	/* A partition's directory sits in its disk's. */
 	*strrchr(dir, '/') = '\0';
 	return fsio_blk_read(dir, whole);
+}
+
+bool fsio_blk_of_path(const char *path, struct fsio_blk *self,
+		      struct fsio_blk *whole)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	return fsio_blk_of_rdev(st.st_rdev, self, whole);
 }

@@ -6,11 +6,15 @@
  * subcommands wait alike: silently for a second, then with one notice,
  * for ever or until --wait SECONDS runs out.
  */
+#define _GNU_SOURCE		/* F_OFD_GETLK, F_OFD_SETLK */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fsio.h"
 
@@ -64,4 +68,67 @@ bool fsio_parse_wait(const char *arg, int *seconds)
 		return false;
 	*seconds = (int)v;
 	return true;
+}
+
+/*
+ * QEMU's image locks (its file-posix driver): OFD locks on one byte per
+ * permission, 100 + bit for what a user holds, 200 + bit for what it
+ * will not share; bit 1 is writing.  A QEMU with the image as a drive
+ * holds 201 (nobody else may write) and, unless read-only, 101.
+ */
+static const off_t vm_lock_bytes[] = { 101, 201 };
+
+static bool vm_locked(int fd)
+{
+	for (size_t i = 0; i < sizeof(vm_lock_bytes) / sizeof(off_t); i++) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+				    .l_start = vm_lock_bytes[i], .l_len = 1 };
+
+		if (!fcntl(fd, F_OFD_GETLK, &fl) && fl.l_type != F_UNLCK)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Hold what QEMU would (we write and share writing with nobody), so a
+ * QEMU started meanwhile refuses the image as it refuses a second QEMU.
+ * Best effort: a file system without OFD locks has no QEMU locks either.
+ */
+static void take_vm_locks(int fd)
+{
+	for (size_t i = 0; i < sizeof(vm_lock_bytes) / sizeof(off_t); i++) {
+		struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+				    .l_start = vm_lock_bytes[i], .l_len = 1 };
+
+		(void)fcntl(fd, F_OFD_SETLK, &fl);
+	}
+}
+
+/* The name @fd was opened by, for the message. */
+static void name_fd(int fd, char *buf, size_t len)
+{
+	char link[32];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+errcode_t fsio_check_vm_locks(struct fsio_dev *dev)
+{
+	if (dev->lock_fd >= 0 && vm_locked(dev->lock_fd))
+		return EXT4DEV_ERR_VM_LOCKED;
+	for (unsigned int i = 0; i < dev->nclaims; i++) {
+		if (vm_locked(dev->claims[i])) {
+			name_fd(dev->claims[i], dev->alias, sizeof(dev->alias));
+			return EXT4DEV_ERR_VM_LOCKED;
+		}
+	}
+	if (dev->lock_fd >= 0)
+		take_vm_locks(dev->lock_fd);
+	for (unsigned int i = 0; i < dev->nclaims; i++)
+		take_vm_locks(dev->claims[i]);
+	return 0;
 }

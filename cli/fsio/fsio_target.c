@@ -4,6 +4,7 @@
  * device is (stat, size, sector sizes), its lock, and pointing a
  * filesystem built in memory at it.  See fsio.h.
  */
+#define _GNU_SOURCE		/* O_TMPFILE, AT_EMPTY_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -42,20 +43,113 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
 	return 0;
 }
 
-errcode_t fsio_lock_target(struct fsio_dev *dev, bool create)
+/*
+ * A new image file, locked before its name appears: an unnamed file in
+ * the directory, flocked, then linked in place (EEXIST if a name got
+ * there first).  Without O_TMPFILE (some file systems), O_EXCL.
+ */
+static errcode_t create_locked(struct fsio_dev *dev)
 {
+	char dir[PATH_MAX], proc[32], *slash;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", dev->path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	fd = open(slash ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {
+		/* A second mkfs may lock it first: it then sees no holes. */
+		errcode_t err = fsio_open_kind(dev->path, O_RDONLY | O_CREAT |
+					       O_EXCL, &dev->lock_fd);
+
+		return err ? err : flock(dev->lock_fd, LOCK_EX) ? errno : 0;
+	}
+	if (fd < 0)
+		return errno;
+	flock(fd, LOCK_EX);	/* nobody else can know the file yet */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(fd, "", AT_FDCWD, dev->path, AT_EMPTY_PATH) &&
+	    (errno == EEXIST ||
+	     linkat(AT_FDCWD, proc, AT_FDCWD, dev->path, AT_SYMLINK_FOLLOW))) {
+		errcode_t err = errno;
+
+		close(fd);
+		return err;
+	}
+	dev->lock_fd = fd;
+	return 0;
+}
+
+/* Let go of the lock and everything held with it, to start again. */
+static void unlock_target(struct fsio_dev *dev)
+{
+	if (dev->lock_fd >= 0)
+		close(dev->lock_fd);
+	dev->lock_fd = -1;
+	for (unsigned int i = 0; i < dev->nclaims; i++)
+		close(dev->claims[i]);
+	dev->nclaims = 0;
+	dev->target_created = false;
+}
+
+/* Is the path still the file we locked (not replaced while we waited)? */
+static bool still_locked_file(const struct fsio_dev *dev)
+{
+	struct stat st, fst;
+
+	return !stat(dev->path, &st) && !fstat(dev->lock_fd, &fst) &&
+	       st.st_dev == fst.st_dev && st.st_ino == fst.st_ino;
+}
+
+/*
+ * One try: 0 locked, EAGAIN when the path changed under us (created,
+ * removed or replaced by another process meanwhile), or why not.
+ */
+static errcode_t lock_once(struct fsio_dev *dev, bool may_create)
+{
+	struct stat st;
 	errcode_t err;
 
-	err = fsio_open_kind(dev->path, O_RDONLY | (create ? O_CREAT |
-			     O_EXCL : 0), &dev->lock_fd);
-	if (err)
+	if (may_create && lstat(dev->path, &st) && errno == ENOENT) {
+		err = create_locked(dev);
+		if (err == EEXIST)
+			return EAGAIN;	/* lost the race: lock theirs */
+		if (!err)
+			dev->target_created = true;
 		return err;
-	dev->target_created = create;
-	/* Waits like every subcommand; --wait bounds it. */
-	err = fsio_lock_backing(dev, LOCK_EX);
+	}
+	err = fsio_open_kind(dev->path, O_RDONLY, &dev->lock_fd);
+	if (err == ENOENT)
+		return EAGAIN;
+	if (!err)
+		err = fsio_lock_backing(dev, LOCK_EX);
+	if (!err)
+		err = fsio_lock_fd(dev->lock_fd, LOCK_EX, dev->path,
+				   dev->lock_wait);
+	if (!err && !still_locked_file(dev))
+		err = EAGAIN;
+	return err;
+}
+
+errcode_t fsio_lock_target(struct fsio_dev *dev, bool may_create)
+{
+	struct stat st;
+	errcode_t err = EAGAIN;
+
+	for (int i = 0; i < 8 && err == EAGAIN; i++) {
+		unlock_target(dev);
+		/* Nothing there, nothing to make: the caller says so. */
+		if (!may_create && stat(dev->path, &st) && errno == ENOENT)
+			return 0;
+		err = lock_once(dev, may_create);
+	}
 	if (err)
-		return err;
-	return fsio_lock_fd(dev->lock_fd, LOCK_EX, dev->path, dev->lock_wait);
+		unlock_target(dev);
+	/* A dangling link: the caller's probe names its target. */
+	if (err == EAGAIN && stat(dev->path, &st) && errno == ENOENT)
+		return 0;
+	return err == EAGAIN ? EXT4DEV_ERR_CHANGED : err;
 }
 
 /* The largest length @fd takes: a binary search over ftruncate(). */
@@ -106,10 +200,24 @@ errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes)
 
 errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes)
 {
+	char dir[PATH_MAX], *slash;
 	errcode_t err;
-	int fd = open(dev->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-		      O_NOFOLLOW, 0666);
+	int fd;
 
+	snprintf(dir, sizeof(dir), "%s", dev->path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	fd = open(slash ? dir : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		err = size_fd(dev, fd, dev->offset + bytes);
+		close(fd);
+		return err;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return errno;
+	fd = open(dev->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		  O_NOFOLLOW, 0666);
 	if (fd < 0)
 		return errno;
 	err = size_fd(dev, fd, dev->offset + bytes);
@@ -140,15 +248,6 @@ static errcode_t open_rw(struct fsio_dev *dev, io_channel *io)
 	if (err == EBUSY)
 		return EXT4DEV_ERR_BUSY;
 	return fsio_rw_error(dev, err);
-}
-
-errcode_t fsio_check_target_rw(struct fsio_dev *dev)
-{
-	io_channel io;
-	errcode_t err = open_rw(dev, &io);
-
-	/* Nothing written, nothing to flush: closing writes nothing. */
-	return err ? err : io_channel_close(io);
 }
 
 /* Every block of the channel @io from @offset bytes into the device on. */

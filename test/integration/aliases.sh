@@ -170,6 +170,16 @@ check "mkfs on bytes beside the mounted window" \
 check "... left the mounted window alone" [ "$(tail_hash)" = "$before" ]
 check "a window one MiB into the mounted one" refused \
 	"is mounted as $OFF on '$MNT'" "$OIMG" mkfs -F -q "$HEAD2"
+# mkfs -E offset= on the file itself: only the bytes it writes count.
+check "mkfs -E offset= on bytes before the mounted window" \
+	"$EXT4DEV" mkfs -F -q -E offset=4096 "$OIMG" 8M
+check "... left the mounted window alone" [ "$(tail_hash)" = "$before" ]
+check "mkfs -E offset= over the mounted window: says which" refused \
+	"is mounted as $OFF on '$MNT' (it holds the device's bytes from 16777216 on, over those mkfs writes" \
+	"$OIMG" mkfs -F -q -E offset=12582912 "$OIMG" 8M
+check "... and its dry run alike" refused \
+	"is mounted as $OFF on '$MNT' (it holds the device's bytes from 16777216 on" \
+	"$OIMG" mkfs -n -F -E offset=12582912 "$OIMG" 8M
 umount "$MNT"
 
 # --- one lock, whichever name --------------------------------------

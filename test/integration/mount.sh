@@ -209,6 +209,8 @@ if [ -e /sbin/mount.ext4dev ]; then
 	umount "$MNT"
 	check "mount -t ext4dev unflagged: 32" expect_rc 32 mount -t ext4dev "$WORK/p.img" "$MNT"
 	check "... our line" grep -q "no test_filesystem flag" "$WORK/err"
+	check "... naming the image typed, not mount's loop device" \
+		grep -q "^ext4dev: '$WORK/p.img' (/dev/loop[0-9]*): no test_filesystem" "$WORK/err"
 	check "... no loop device left" no_loop_left "$WORK/p.img"
 	echo "$WORK/f.img $MNT ext4dev ro,noatime 0 2" >"$WORK/fstab"
 	check "fstab ext4dev entry: mount -T fstab DIR" expect_rc 0 mount -T "$WORK/fstab" "$MNT"

@@ -41,6 +41,13 @@ want "invalid option -- 'x'" mkfs x.img 8M -qx
 want "invalid option -- 'y'" mkfs -ny x.img
 want "option requires an argument -- 'b'" mkfs x.img -b
 want "unrecognized option '--bogus'" mkfs x.img --bogus
+# A script asking for both states has a bug; the same one twice is fine.
+want "--check given twice with different states" show-flags \
+	--check test --check production e4.img
+want "--check given twice with different states" show-flags \
+	-c production e4.img -c test
+check "--check test twice: one answer" expect_rc 1 \
+	"$EXT4DEV" show-flags --check test --check test e4.img
 check "no mkfs option error created x.img" [ ! -e x.img ]
 
 # After "--" a name beginning with '-' is a device.

@@ -82,14 +82,18 @@ static void test_lock(void **state)
 	snprintf(img, sizeof(img), "%s/lock.img", dir);
 	assert_int_equal(fsio_init(&a, img), 0);
 	assert_int_equal(fsio_init(&b, img), 0);
-	/* Without create a missing file stays missing. */
-	assert_int_equal(fsio_lock_target(&a, false), ENOENT);
+	/* Without create a missing file stays missing, and unlocked. */
+	assert_int_equal(fsio_lock_target(&a, false), 0);
+	assert_int_equal(a.lock_fd, -1);
 	assert_int_equal(access(img, F_OK), -1);
 	fsio_close(&a);
 	assert_int_equal(fsio_lock_target(&a, true), 0);
+	assert_true(a.target_created);
 	assert_int_equal(access(img, F_OK), 0);
 	b.lock_wait = &no_wait;
-	assert_int_equal(fsio_lock_target(&b, false), EXT4DEV_ERR_LOCKED);
+	/* Made already locked: a second creator waits for it. */
+	assert_int_equal(fsio_lock_target(&b, true), EXT4DEV_ERR_LOCKED);
+	assert_false(b.target_created);
 	fsio_close(&b);
 	fsio_close(&a);		/* lets go */
 	assert_int_equal(fsio_lock_target(&b, false), 0);
