@@ -34,6 +34,24 @@ static int resolve_device(const struct mkfs_opts *o, struct fsio_dev *dev,
 	return EXT4DEV_CONTINUE;
 }
 
+/*
+ * The lock before anything is decided: what the device holds, whether
+ * it is mounted or busy, is read while no other ext4dev can change it.
+ * A missing image file is made here (locked before its name appears),
+ * so a second mkfs of the same name waits and then finds this one's
+ * filesystem.  -n makes nothing.
+ */
+static int lock_device(const struct mkfs_opts *o, struct fsio_dev *dev)
+{
+	bool create = o->size_arg && !o->noaction;
+	errcode_t err = fsio_lock_target(dev, create);
+
+	/* -n fails where the real run would fail to make the file. */
+	if (!err && o->noaction && o->size_arg && dev->lock_fd < 0)
+		err = fsio_probe_create(dev, 0);
+	return err ? report_fs_error(dev, err) : EXT4DEV_CONTINUE;
+}
+
 /* Mounted, swap, held open exclusively: never, not even with -F. */
 static int check_unused(const struct mkfs_plan *plan, struct fsio_dev *dev)
 {
@@ -143,7 +161,8 @@ static int build(struct mkfs_run *run)
 /*
  * The whole of mkfs after the command line, in order.  Each stage
  * returns EXT4DEV_CONTINUE or the exit code to stop with, and none
- * calls the next.  Nothing before mkfs_attach() writes anything; -n
+ * calls the next.  Nothing before mkfs_attach() writes anything but
+ * the name of a missing image file (removed again if mkfs fails); -n
  * stops short of it and prints what it would have made.
  */
 static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
@@ -159,9 +178,9 @@ static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
 	if (rc == EXT4DEV_CONTINUE)
 		rc = resolve_device(o, dev, &plan);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = mkfs_probe_device(o, dev, &plan);
+		rc = lock_device(o, dev);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = check_unused(&plan, dev);
+		rc = mkfs_probe_device(o, dev, &plan);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = mkfs_device_size(o, &plan);
 	if (rc == EXT4DEV_CONTINUE)
@@ -174,6 +193,12 @@ static int mkfs_pipeline(const struct mkfs_opts *o, struct fsio_dev *dev)
 		rc = check_production(o, &plan);
 	/* From here on the device is read and written from the offset. */
 	dev->offset = (off_t)plan.offset;
+	if (plan.offset)
+		dev->length = (off_t)(plan.fs_blocks *
+				      (blk64_t)plan.blocksize);
+	/* Under the lock, and only now: the bytes mkfs writes are known. */
+	if (rc == EXT4DEV_CONTINUE)
+		rc = check_unused(&plan, dev);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = check_signature(o, &plan, dev);
 	if (rc == EXT4DEV_CONTINUE)

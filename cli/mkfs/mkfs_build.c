@@ -186,11 +186,6 @@ static int initialize(struct mkfs_run *run)
 	return EXT4DEV_CONTINUE;
 }
 
-/*
- * The first stage that touches the device: lock it against another
- * ext4dev (or flock(1) user), create the image file, and swap the
- * /dev/null channel for the device, opened exclusively.
- */
 static off_t fs_bytes(const struct mkfs_run *run)
 {
 	return (off_t)ext2fs_blocks_count(run->fs->super) *
@@ -212,9 +207,12 @@ static int attach_error(const struct mkfs_run *run, errcode_t err)
 
 int mkfs_attach(struct mkfs_run *run)
 {
-	errcode_t err = fsio_lock_target(run->dev, !run->plan->dev_exists);
+	errcode_t err = 0;
 
-	if (!err && !run->plan->dev_exists && !run->opts->quiet)
+	/* Missing when the lock was taken, yet not made then: raced. */
+	if (!run->plan->dev_exists && !run->dev->target_created)
+		err = EEXIST;
+	if (!err && run->dev->target_created && !run->opts->quiet)
 		printf("Creating regular file %s\n", run->plan->device);
 	/* A file the host cannot grow that far: say so before writing. */
 	if (!err)
@@ -225,8 +223,9 @@ int mkfs_attach(struct mkfs_run *run)
 }
 
 /*
- * -n: what mkfs_attach() checks (lock, open for writing, the size), no
- * change; a missing file is created, sized and removed again.
+ * -n: what mkfs_attach() checks (the size a missing file would take,
+ * whether the device could be opened for writing), without writing or
+ * opening anything for writing.
  */
 int mkfs_check_attach(struct mkfs_run *run)
 {
@@ -235,9 +234,7 @@ int mkfs_check_attach(struct mkfs_run *run)
 	if (!run->plan->dev_exists)
 		err = fsio_probe_create(run->dev, fs_bytes(run));
 	else
-		err = fsio_lock_target(run->dev, false);
-	if (!err && run->plan->dev_exists)
-		err = fsio_check_target_rw(run->dev);
+		err = fsio_check_writable(run->dev);
 	return err ? attach_error(run, err) : EXT4DEV_CONTINUE;
 }
 

@@ -96,6 +96,10 @@ int mkfs_probe_device(const struct mkfs_opts *o, const struct fsio_dev *dev,
 	errcode_t err = fsio_stat_target(dev, (unsigned int)bs, &t);
 	char target[PATH_MAX];
 
+	/* The image file lock_device() just made is the one to create. */
+	if (dev->target_created)
+		return EXT4DEV_CONTINUE;
+
 	if (err == ENOENT && dangling_link(dev->path, target, sizeof(target)))
 		return report_failure("'%s': is a dangling symbolic link to "
 				      "'%s' (refusing to create its target)",

@@ -12,16 +12,24 @@
  * is filled, not made again.
  *
  * This file walks the tree and reads the host's side; mkfs_inode.c
- * makes the inodes.  Paths are whole (DIR/a/b), never chdir(): an error
- * names the file.  Nothing is opened that could block: symbolic links
- * are read, never followed, and a FIFO is made, never opened.
+ * makes the inodes.  The walk is relative to directory descriptors
+ * (openat, fstatat, readlinkat), never through a whole path, so a tree
+ * of any depth copies, deeper than PATH_MAX too, as mke2fs's chdir()
+ * walk copies it; the path DIR/a/b is kept only to name a file in an
+ * error, its middle elided when long.  Nothing is opened that could
+ * block: symbolic links are read, never followed, a FIFO is made, never
+ * opened, and a directory is opened O_NOFOLLOW and checked to be the
+ * one that was seen.
  */
+#define _GNU_SOURCE		/* O_PATH */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <et/com_err.h>
@@ -29,6 +37,7 @@
 #include "mkfs.h"
 #include "mkfs_inode.h"
 #include "mkfs_run.h"
+#include "mkfs_walk.h"
 #include "report.h"
 
 struct populate_link {
@@ -43,12 +52,8 @@ struct populate {
 	struct populate_link *links;	/* files with more than one name */
 	size_t nlinks, links_cap;
 	struct mkfs_inode_buf buf;
-};
-
-/* A directory's names but . and .., sorted. */
-struct name_list {
-	char **names;
-	size_t n, cap;
+	struct mkfs_path path;		/* DIR/a/b of the entry, for errors */
+	int cwd;			/* to come back to after an xattr read */
 };
 
 /*
@@ -69,11 +74,13 @@ static bool device_error(errcode_t err)
  * device failed a read or write, "'DEVICE': why (while copying 'PATH'
  * into it)": the device is what failed.
  */
-static int populate_fail(const struct populate *p, const char *path,
-			 errcode_t err, const char *what)
+static int populate_fail(const struct populate *p, errcode_t err,
+			 const char *what)
 {
 	bool full = err == EXT2_ET_BLOCK_ALLOC_FAIL ||
 		    err == EXT2_ET_INODE_ALLOC_FAIL;
+	char buf[MKFS_PATH_SHOWN + 8];
+	const char *path = mkfs_path_shown(&p->path, buf, sizeof(buf));
 
 	if (p->buf.read_err)
 		return report_failure("'%s': %s (while reading it)", path,
@@ -84,66 +91,6 @@ static int populate_fail(const struct populate *p, const char *path,
 	return report_failure("'%s': %s%s%s (while %s)", path,
 			      full ? strerror(ENOSPC) : "",
 			      full ? ": " : "", error_message(err), what);
-}
-
-static void free_names(struct name_list *l)
-{
-	while (l->n)
-		free(l->names[--l->n]);
-	free(l->names);
-	l->names = NULL;
-	l->cap = 0;
-}
-
-static int push_name(struct name_list *l, const char *name)
-{
-	char **more;
-
-	if (l->n == l->cap) {
-		more = realloc(l->names, (l->cap ? l->cap * 2 : 32) *
-				       sizeof(*more));
-		if (!more)
-			return ENOMEM;
-		l->names = more;
-		l->cap = l->cap ? l->cap * 2 : 32;
-	}
-	l->names[l->n] = strdup(name);
-	if (!l->names[l->n])
-		return ENOMEM;
-	l->n++;
-	return 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in directory @path into @l, sorted; 0 or an errno. */
-static int read_names(const char *path, struct name_list *l)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	int err = 0;
-
-	if (!d)
-		return errno;
-	while (!err) {
-		errno = 0;
-		de = readdir(d);
-		if (!de) {
-			err = errno;
-			break;
-		}
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			err = push_name(l, de->d_name);
-	}
-	closedir(d);
-	if (err)
-		free_names(l);
-	else if (l->n)
-		qsort(l->names, l->n, sizeof(*l->names), by_name);
-	return err;
 }
 
 /* A second name of a file already copied: link it, nothing more. */
@@ -181,62 +128,78 @@ static bool may_have_names(const struct stat *st)
 	       st->st_nlink > 1;
 }
 
+/* "'DIR/a/b': why", the entry named as the user would find it. */
+static int entry_fail(const struct populate *p, const char *why,
+		      const char *when)
+{
+	char buf[MKFS_PATH_SHOWN + 8];
+
+	return report_failure("'%s': %s%s", mkfs_path_shown(&p->path, buf, sizeof(buf)), why,
+			      when);
+}
+
+/* Did @fd open the very object fstatat() saw as @st? */
+static bool same_object(int fd, const struct stat *st, mode_t type,
+			struct stat *now)
+{
+	return !fstat(fd, now) && (now->st_mode & S_IFMT) == type &&
+	       now->st_dev == st->st_dev && now->st_ino == st->st_ino;
+}
+
 /*
- * The regular file @path, which lstat() saw as @st: opened without
- * following a link or waiting on a FIFO put in its place, and copied
- * only if it is still the file that was seen.
+ * The regular file @name in @dfd, which fstatat() saw as @st: opened
+ * without following a link or waiting on a FIFO put in its place, and
+ * copied only if it is still the file that was seen.
  */
-static int copy_file(struct populate *p, ext2_ino_t dir, const char *name,
-		     const char *path, const struct stat *st)
+static int copy_file(struct populate *p, ext2_ino_t dir, int dfd,
+		     const char *name, const struct stat *st)
 {
 	struct stat now;
 	errcode_t err;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+			O_NONBLOCK);
 
 	if (fd < 0)
-		return report_failure("'%s': %s", path, strerror(errno));
-	if (fstat(fd, &now) || !S_ISREG(now.st_mode) ||
-	    now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+		return entry_fail(p, strerror(errno), "");
+	if (!same_object(fd, st, S_IFREG, &now)) {
 		close(fd);
-		return report_failure("'%s': it changed while being read",
-				      path);
+		return entry_fail(p, "it changed while being read", "");
 	}
 	err = mkfs_inode_file(p->fs, &p->buf, dir, name, fd, &now);
 	close(fd);
-	return err ? populate_fail(p, path, err, "copying it into the "
-				   "filesystem") : EXT4DEV_CONTINUE;
+	return err ? populate_fail(p, err, "copying it into the filesystem") :
+		     EXT4DEV_CONTINUE;
 }
 
-static int copy_symlink(struct populate *p, ext2_ino_t dir, const char *name,
-			const char *path, const struct stat *st)
+static int copy_symlink(struct populate *p, ext2_ino_t dir, int dfd,
+			const char *name, const struct stat *st)
 {
 	char target[PATH_MAX + 1];
-	ssize_t len = readlink(path, target, sizeof(target));
+	ssize_t len = readlinkat(dfd, name, target, sizeof(target));
 	errcode_t err;
 
 	if (len < 0)
-		return report_failure("'%s': %s (while reading the symbolic "
-				      "link)", path, strerror(errno));
+		return entry_fail(p, strerror(errno),
+				  " (while reading the symbolic link)");
 	if (len > st->st_size || len >= (ssize_t)sizeof(target))
-		return report_failure("'%s': it changed while being read",
-				      path);
+		return entry_fail(p, "it changed while being read", "");
 	target[len] = '\0';
 	err = mkfs_inode_symlink(p->fs, dir, name, target);
-	return err ? populate_fail(p, path, err, "copying it into the "
-				   "filesystem") : EXT4DEV_CONTINUE;
+	return err ? populate_fail(p, err, "copying it into the filesystem") :
+		     EXT4DEV_CONTINUE;
 }
 
-/* Make the inode for @path (of type st->st_mode) as @name in @dir. */
-static int make_entry(struct populate *p, ext2_ino_t dir, const char *name,
-		      const char *path, const struct stat *st)
+/* Make the inode for @name (of type st->st_mode) in @dir. */
+static int make_entry(struct populate *p, ext2_ino_t dir, int dfd,
+		      const char *name, const struct stat *st)
 {
 	errcode_t err = 0;
 
 	switch (st->st_mode & S_IFMT) {
 	case S_IFREG:
-		return copy_file(p, dir, name, path, st);
+		return copy_file(p, dir, dfd, name, st);
 	case S_IFLNK:
-		return copy_symlink(p, dir, name, path, st);
+		return copy_symlink(p, dir, dfd, name, st);
 	case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
 		err = mkfs_inode_special(p->fs, dir, name, st);
 		break;
@@ -247,34 +210,70 @@ static int make_entry(struct populate *p, ext2_ino_t dir, const char *name,
 		err = mkfs_inode_dir(p->fs, dir, name);
 		break;
 	default:
-		return report_failure("'%s': not a file mke2fs can copy",
-				      path);
+		return entry_fail(p, "not a file mke2fs can copy", "");
 	}
-	return err ? populate_fail(p, path, err, "copying it into the "
-				   "filesystem") : EXT4DEV_CONTINUE;
+	return err ? populate_fail(p, err, "copying it into the filesystem") :
+		     EXT4DEV_CONTINUE;
+}
+
+/*
+ * @name's extended attributes, read by a short name from inside its
+ * directory (there is no lgetxattr() relative to a descriptor), so
+ * depth costs nothing; the working directory is restored at once.
+ */
+static errcode_t copy_xattrs(struct populate *p, ext2_ino_t ino, int dfd,
+			     const char *name)
+{
+	errcode_t err;
+
+	if (fchdir(dfd))
+		return p->buf.read_err = errno;
+	err = mkfs_inode_xattrs(p->fs, &p->buf, ino, name);
+	if (fchdir(p->cwd) && !err)
+		err = errno;
+	return err;
 }
 
 /* Owner, mode, times and xattrs, once the entry (and what it holds) exists. */
-static int finish_entry(struct populate *p, ext2_ino_t ino, const char *path,
-			const struct stat *st)
+static int finish_entry(struct populate *p, ext2_ino_t ino, int dfd,
+			const char *name, const struct stat *st)
 {
 	errcode_t err = mkfs_inode_attrs(p->fs, ino, st);
 
 	if (err)
-		return populate_fail(p, path, err, "setting its owner, mode and "
+		return populate_fail(p, err, "setting its owner, mode and "
 				     "times");
-	err = mkfs_inode_xattrs(p->fs, &p->buf, ino, path);
+	err = copy_xattrs(p, ino, dfd, name);
 	if (err)
-		return populate_fail(p, path, err, "copying its extended "
+		return populate_fail(p, err, "copying its extended "
 				     "attributes");
 	return EXT4DEV_CONTINUE;
 }
 
-static int populate_dir(struct populate *p, ext2_ino_t dir, const char *path);
+static int populate_dir(struct populate *p, ext2_ino_t dir, int dfd);
 
-/* The entry @path, seen as @st, copied into @dir as @name. */
-static int copy_entry(struct populate *p, ext2_ino_t dir, const char *name,
-		      const char *path, const struct stat *st)
+/* Directory @name in @dfd, seen as @st: opened, checked, copied. */
+static int descend(struct populate *p, ext2_ino_t ino, int dfd,
+		   const char *name, const struct stat *st)
+{
+	struct stat now;
+	int rc, fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+
+	if (fd < 0)
+		return entry_fail(p, strerror(errno),
+				  " (while reading the directory)");
+	if (!same_object(fd, st, S_IFDIR, &now))
+		rc = entry_fail(p, "it changed while being read", "");
+	else
+		rc = populate_dir(p, ino, fd);
+	close(fd);
+	return rc;
+}
+
+/* The entry @name of @dfd, seen as @st, copied into @dir. */
+static int copy_entry(struct populate *p, ext2_ino_t dir, int dfd,
+		      const char *name, const struct stat *st)
 {
 	struct populate_link *link = may_have_names(st) ?
 				     known_link(p, st) : NULL;
@@ -284,54 +283,53 @@ static int copy_entry(struct populate *p, ext2_ino_t dir, const char *name,
 
 	if (link) {
 		err = mkfs_inode_link(p->fs, dir, name, link->dst);
-		return err ? populate_fail(p, path, err, "linking it") :
+		return err ? populate_fail(p, err, "linking it") :
 			     EXT4DEV_CONTINUE;
 	}
-	rc = make_entry(p, dir, name, path, st);
+	rc = make_entry(p, dir, dfd, name, st);
 	if (rc != EXT4DEV_CONTINUE)
 		return rc;
 	err = ext2fs_namei(p->fs, EXT2_ROOT_INO, dir, name, &ino);
 	if (err)
-		return populate_fail(p, path, err, "looking it up");
+		return populate_fail(p, err, "looking it up");
 	if (S_ISDIR(st->st_mode))
-		rc = populate_dir(p, ino, path);
+		rc = descend(p, ino, dfd, name, st);
 	if (rc == EXT4DEV_CONTINUE)
-		rc = finish_entry(p, ino, path, st);
+		rc = finish_entry(p, ino, dfd, name, st);
 	if (rc == EXT4DEV_CONTINUE && may_have_names(st))
 		rc = remember_link(p, st, ino);
 	return rc;
 }
 
-/* One name of directory @dir_path, copied into @dir. */
-static int populate_entry(struct populate *p, ext2_ino_t dir,
-			  const char *dir_path, const char *name)
+/* One name of directory @dfd, copied into @dir. */
+static int populate_entry(struct populate *p, ext2_ino_t dir, int dfd,
+			  const char *name)
 {
 	struct stat st;
+	size_t old = mkfs_path_push(&p->path, name);
 	int rc;
-	char *path = malloc(strlen(dir_path) + strlen(name) + 2);
 
-	if (!path)
+	if (old == SIZE_MAX)
 		return report_failure("out of memory");
-	sprintf(path, "%s/%s", dir_path, name);
-	if (lstat(path, &st))
-		rc = report_failure("'%s': %s", path, strerror(errno));
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		rc = entry_fail(p, strerror(errno), "");
 	else
-		rc = copy_entry(p, dir, name, path, &st);
-	free(path);
+		rc = copy_entry(p, dir, dfd, name, &st);
+	mkfs_path_pop(&p->path, old);
 	return rc;
 }
 
-static int populate_dir(struct populate *p, ext2_ino_t dir, const char *path)
+static int populate_dir(struct populate *p, ext2_ino_t dir, int dfd)
 {
-	struct name_list l = { 0 };
-	int rc = EXT4DEV_CONTINUE, err = read_names(path, &l);
+	struct mkfs_names l = { 0 };
+	int rc = EXT4DEV_CONTINUE, err = mkfs_names_read(dfd, &l);
 
 	if (err)
-		return report_failure("'%s': %s (while reading the directory)",
-				      path, strerror(err));
+		return entry_fail(p, strerror(err),
+				  " (while reading the directory)");
 	for (size_t i = 0; i < l.n && rc == EXT4DEV_CONTINUE; i++)
-		rc = populate_entry(p, dir, path, l.names[i]);
-	free_names(&l);
+		rc = populate_entry(p, dir, dfd, l.names[i]);
+	mkfs_names_free(&l);
 	return rc;
 }
 
@@ -363,16 +361,24 @@ int mkfs_check_root_dir(const struct mkfs_opts *o)
 static int populate_root(struct populate *p, const char *root)
 {
 	errcode_t err = mkfs_inode_xattrs(p->fs, &p->buf, EXT2_ROOT_INO, root);
+	int rc, fd;
 
 	if (err)
-		return populate_fail(p, root, err, "copying its extended "
+		return populate_fail(p, err, "copying its extended "
 				     "attributes");
-	return populate_dir(p, EXT2_ROOT_INO, root);
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return entry_fail(p, strerror(errno),
+				  " (while reading the directory)");
+	rc = populate_dir(p, EXT2_ROOT_INO, fd);
+	close(fd);
+	return rc;
 }
 
 int mkfs_populate(struct mkfs_run *run)
 {
-	struct populate p = { .fs = run->fs, .device = run->plan->device };
+	struct populate p = { .fs = run->fs, .device = run->plan->device,
+			      .cwd = -1 };
 	const char *root = run->opts->root_dir;
 	int rc;
 
@@ -381,10 +387,17 @@ int mkfs_populate(struct mkfs_run *run)
 	mkfs_step(run->opts, "Copying files into the device: ");
 	p.buf.chunk = malloc(MKFS_INODE_CHUNK);
 	p.buf.zero = calloc(1, run->fs->blocksize);
-	if (!p.buf.chunk || !p.buf.zero)
+	p.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (!p.buf.chunk || !p.buf.zero || !mkfs_path_init(&p.path, root))
 		rc = report_failure("out of memory");
+	else if (p.cwd < 0)
+		rc = report_failure("'.': %s (the working directory)",
+				    strerror(errno));
 	else
 		rc = populate_root(&p, root);
+	if (p.cwd >= 0)
+		close(p.cwd);
+	mkfs_path_free(&p.path);
 	free(p.buf.chunk);
 	free(p.buf.zero);
 	free(p.links);

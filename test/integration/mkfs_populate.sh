@@ -140,4 +140,35 @@ check "a tree too big: names the file and says the device is full" \
 check_eq "a tree too big: blkid finds no filesystem" \
 	"$(blkid -p -o value -s TYPE "$WORK/kept.img" 2>/dev/null)" ""
 
+# Deeper than PATH_MAX: 100 directories of 62-byte names (6,300 bytes
+# of path), copied as mke2fs -d copies them (it walks with chdir()).
+T=$WORK/deep
+mkdir "$T"
+python3 "$PYLIB" deep-tree "$T" 100
+pair deep
+deep_path=
+for _ in $(seq 100); do deep_path+=/$(printf 'd%.0s' {1..62}); done
+check_eq "deep: the bottom file's bytes, 100 directories down" \
+	"$(debugfs -R "cat $deep_path/bottom" "$WORK/deep.img" 2>/dev/null)" deep
+# An error that deep names the entry in one short line, its middle
+# elided.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	bottom=$(cd "$T" && python3 -c 'import os
+n = "d" * 62
+for _ in range(100): os.chdir(n)
+os.chmod("bottom", 0)
+print("ok")')
+	chmod 755 "$WORK"
+	rm -f "$WORK/nobody.img" && truncate -s 64M "$WORK/nobody.img"
+	chown 65534 "$WORK/nobody.img"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$EXT4DEV" mkfs -q \
+		-F -d "$T" "$WORK/nobody.img" >"$WORK/out" 2>"$WORK/err" || rc=$?
+	check_eq "deep, unreadable: exit 8" "$rc/$bottom" 8/ok
+	check "deep, unreadable: one line naming the bottom file" \
+		grep -q "^ext4dev: '$T/d.*\\.\\.\\..*/bottom': Permission denied$" "$WORK/err"
+	check_eq "deep, unreadable: one line of at most 300 bytes" \
+		"$(wc -l <"$WORK/err")/$(($(wc -c <"$WORK/err") <= 300))" 1/1
+fi
+
 finish

@@ -15,6 +15,9 @@ themselves.
                                     most in s_kbytes_written (and the
                                     checksum that covers it) of the
                                     filesystem OFFSET bytes in
+  ext4dev_test.py deep-tree DIR DEPTH
+                                    make DEPTH nested directories of
+                                    62-byte names in DIR (past PATH_MAX)
 """
 import contextlib
 import hashlib
@@ -235,7 +238,31 @@ def same_bytes_but_kbytes(a, b, base=0):
             pos += len(x)
 
 
+def deep_tree(top, depth):
+    """DEPTH directories of 62-byte names under TOP (past PATH_MAX), a
+    file and a symbolic link at the bottom, every atime in the future
+    (so that reading never moves it) and a fixed mtime.  Made with
+    chdir(), the only way to reach that deep by name."""
+    os.chdir(top)
+    name = 'd' * 62
+    for _ in range(depth):
+        os.mkdir(name)
+        os.chdir(name)
+    with open('bottom', 'w') as f:
+        f.write('deep\n')
+    os.symlink('bottom', 'link')
+    times = (2000000000, 1600000000)
+    for entry in ('bottom', 'link'):
+        os.utime(entry, times, follow_symlinks=False)
+    for _ in range(depth):
+        os.utime('.', times)
+        os.chdir('..')
+    return 0
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == 'deep-tree':
+        return deep_tree(sys.argv[2], int(sys.argv[3]))
     if len(sys.argv) in (4, 5) and sys.argv[1] == 'same-bytes':
         base = int(sys.argv[4]) if len(sys.argv) == 5 else 0
         diff = same_bytes_but_kbytes(sys.argv[2], sys.argv[3], base)
