@@ -8,6 +8,7 @@
 # its partition table changed.  Names that do not overlap stay usable,
 # and the lock is the same through each name.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/names_lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root for loop devices and mounts"
 for tool in losetup partx sfdisk unshare flock python3; do
@@ -16,7 +17,6 @@ done
 
 MNT=$WORK/mnt
 mkdir "$MNT"
-LOOPS=()
 NS_PID=
 cleanup() {
 	if [ -n "$NS_PID" ]; then
@@ -24,23 +24,10 @@ cleanup() {
 		wait "$NS_PID" 2>/dev/null || true
 	fi
 	! mountpoint -q "$MNT" 2>/dev/null || umount "$MNT"
-	for l in "${LOOPS[@]}"; do
-		partx -d "$l" 2>/dev/null || true
-		losetup -d "$l" 2>/dev/null || true
-	done
+	detach_all
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-# attach VAR FILE [LOSETUP-ARGS...]: a new loop device in VAR, kept for
-# cleanup (not in a subshell, so that LOOPS keeps it).
-attach() {
-	local var=$1 file=$2 l
-	shift 2
-	l=$(losetup -f --show "$@" "$file") || skip "no loop device support here"
-	LOOPS+=("$l")
-	printf -v "$var" '%s' "$l"
-}
 
 # mkdev DEVICE MKE2FS-ARGS...: a filesystem on a block device (mkimg
 # would remove the path first: never on a device node).
@@ -49,38 +36,6 @@ mkdev() {
 	shift
 	[ -b "$dev" ] || { echo "mkdev: '$dev' is not a block device" >&2; return 1; }
 	mke2fs -q -F "$@" "$dev" >/dev/null 2>&1
-}
-
-# State: the image's sparse hash and partition table, compared after.
-snapshot() {
-	echo "$(sparse_sha "$1") $(sfdisk -d "$1" 2>/dev/null | sha256sum)"
-}
-
-# refused PATTERN IMG ARGS...: ext4dev ARGS exits 8 with one stderr line
-# matching PATTERN, and IMG is as it was, byte for byte and hole for hole.
-refused() {
-	local pattern=$1 img=$2 before rc
-	shift 2
-	before=$(snapshot "$img")
-	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" "$@"
-	[ "$rc" = 8 ] || { echo "$*: exit $rc: $(cat "$WORK/err")"; return 1; }
-	grep -q -- "$pattern" "$WORK/err" ||
-		{ echo "$*: expected '$pattern': $(cat "$WORK/err")"; return 1; }
-	[ "$(wc -l <"$WORK/err")" = 1 ] ||
-		{ echo "$*: not one line: $(cat "$WORK/err")"; return 1; }
-	[ "$(snapshot "$img")" = "$before" ] ||
-		{ echo "$*: the image changed"; return 1; }
-}
-
-# every_writer PATTERN IMG NAME: each writing command and its dry run.
-every_writer() {
-	local pattern=$1 img=$2 name=$3
-	check "mkfs -F $name" refused "$pattern" "$img" mkfs -F -q "$name"
-	check "mkfs -n -F $name" refused "$pattern" "$img" mkfs -n -F "$name"
-	for cmd in mark-test mark-production; do
-		check "$cmd $name" refused "$pattern" "$img" "$cmd" "$name"
-		check "$cmd -n $name" refused "$pattern" "$img" "$cmd" -n "$name"
-	done
 }
 
 # --- a partition of an image, mounted through a loop device ---------

@@ -9,6 +9,7 @@
 # of any image or layer changed.  A dry run through an overlay never
 # copies the file up.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/names_lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root for loop devices and mounts"
 for tool in losetup python3; do
@@ -18,7 +19,6 @@ done
 MNT=$WORK/mnt
 OVL=$WORK/ovl
 mkdir -p "$MNT" "$OVL"
-LOOPS=()
 QEMU_PID=
 cleanup() {
 	if [ -n "$QEMU_PID" ]; then
@@ -28,68 +28,10 @@ cleanup() {
 	for m in "$MNT" "$OVL/ro" "$OVL/merged"; do
 		! mountpoint -q "$m" 2>/dev/null || umount "$m"
 	done
-	# The top of a chain first: a loop device holds the one under it.
-	for ((i = ${#LOOPS[@]} - 1; i >= 0; i--)); do
-		losetup -d "${LOOPS[i]}" 2>/dev/null || true
-	done
+	detach_all
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-# attach VAR FILE [LOSETUP-ARGS...]: a new loop device in VAR.
-attach() {
-	local var=$1 file=$2 l
-	shift 2
-	l=$(losetup -f --show "$@" "$file") || skip "no loop device support here"
-	LOOPS+=("$l")
-	printf -v "$var" '%s' "$l"
-}
-
-# detach_all: every loop device this test made, top of the chain first.
-detach_all() {
-	for ((i = ${#LOOPS[@]} - 1; i >= 0; i--)); do
-		losetup -d "${LOOPS[i]}" 2>/dev/null || true
-	done
-	LOOPS=()
-}
-
-# state FILES...: the sparse hash of each file (or "absent").
-state() {
-	local f
-	for f in "$@"; do
-		if [ -e "$f" ]; then sparse_sha "$f"; else echo absent; fi
-	done
-}
-
-# refused PATTERN "FILES..." ARGS...: ext4dev ARGS exits 8 with one
-# stderr line matching PATTERN, and every file in FILES is as it was.
-refused() {
-	local pattern=$1 files=$2 before rc
-	shift 2
-	# shellcheck disable=SC2086 # FILES is a list of paths without spaces
-	before=$(state $files)
-	run_capture "$WORK/out" "$WORK/err" rc "$EXT4DEV" "$@"
-	[ "$rc" = 8 ] || { echo "$*: exit $rc: $(cat "$WORK/err")"; return 1; }
-	grep -q -- "$pattern" "$WORK/err" ||
-		{ echo "$*: expected '$pattern': $(cat "$WORK/err")"; return 1; }
-	[ "$(wc -l <"$WORK/err")" = 1 ] ||
-		{ echo "$*: not one line: $(cat "$WORK/err")"; return 1; }
-	# shellcheck disable=SC2086
-	[ "$(state $files)" = "$before" ] ||
-		{ echo "$*: a file changed"; return 1; }
-}
-
-# every_writer PATTERN "FILES..." NAME: mkfs and both marks, and their
-# dry runs, through NAME.
-every_writer() {
-	local pattern=$1 files=$2 name=$3
-	check "mkfs -F $name" refused "$pattern" "$files" mkfs -F -q "$name"
-	check "mkfs -n -F $name" refused "$pattern" "$files" mkfs -n -F "$name"
-	for cmd in mark-test mark-production; do
-		check "$cmd $name" refused "$pattern" "$files" "$cmd" "$name"
-		check "$cmd -n $name" refused "$pattern" "$files" "$cmd" -n "$name"
-	done
-}
 
 # --- loop devices on loop devices, two and three deep ---------------
 IMG=$WORK/nest.img

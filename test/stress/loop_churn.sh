@@ -6,28 +6,21 @@
 # open is skipped, not an error), and on an image mounted through a loop
 # device they never miss the claim (exit 8 naming it, every round).
 source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/../integration/names_lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root for loop devices and mounts"
 command -v losetup >/dev/null || skip "losetup is not installed"
 ROUNDS=${1:-40}
 MNT=$WORK/mnt
 mkdir "$MNT"
-LOOPS=()
 CHURN=
 cleanup() {
 	[ -z "$CHURN" ] || { kill "$CHURN" 2>/dev/null; wait "$CHURN" 2>/dev/null; } || true
 	! mountpoint -q "$MNT" 2>/dev/null || umount "$MNT"
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	detach_all
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-attach() {
-	local var=$1 file=$2 l
-	l=$(losetup -f --show "$file") || skip "no loop device support here"
-	LOOPS+=("$l")
-	printf -v "$var" '%s' "$l"
-}
 
 mkimg "$WORK/free.img" 16M -t ext4 -E test_fs
 mkimg "$WORK/busy.img" 16M -t ext4 -E test_fs
