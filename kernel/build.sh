@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build the ext4dev test kernel: Debian's linux-source-6.12 plus the series
-# in kernel/patches, configured as tinyconfig plus kernel/config/qemu.config
+# Build the ext4dev test kernel: Debian's linux-source-7.3 (fetched into
+# the cache, see lib.sh) plus the series in kernel/patches, configured as tinyconfig plus kernel/config/qemu.config
 # (and, for a flavour, kernel/config/FLAVOUR.config on top).
 # The result is cached (see lib.sh) under a key that hashes every input, so
 # an unchanged second run only hashes and copies.

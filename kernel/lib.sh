@@ -12,12 +12,41 @@
 #   $cache/lock          flock(1) lock for everything that changes the above
 
 kernel_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-kernel_tarball=${EXT4DEV_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-kernel_cache=${EXT4DEV_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ext4dev}
+kernel_root_cache=${EXT4DEV_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ext4dev}
+# Which base: "mainline" is kernel/patches on Debian's newest kernel
+# source (the QEMU harness's kernel); "6.12" and "6.1" are the stable
+# backports in kernel/stable/<base> on Debian 12's linux-source-<base>,
+# each with a cache directory of its own under the mainline one.
+kernel_base=${EXT4DEV_KERNEL_BASE:-mainline}
+case $kernel_base in
+mainline)
+	kernel_cache=$kernel_root_cache
+	kernel_default_patches=$kernel_here/patches
+	# Debian's newest kernel source: Debian 13's backports suite,
+	# fetched into the cache with a private apt configuration (the
+	# machine's own sources are never touched).  Pinned: the version
+	# is part of the cache key, and moving it is a deliberate commit.
+	kernel_source_package=linux-source-7.3
+	kernel_source_version=7.3.4-1~bpo13+1
+	kernel_source_suite=trixie-backports
+	kernel_default_tarball=$kernel_cache/source/${kernel_source_package}_$kernel_source_version.tar.xz
+	;;
+6.12 | 6.1)
+	kernel_cache=$kernel_root_cache/stable-$kernel_base
+	kernel_default_patches=$kernel_here/stable/$kernel_base
+	kernel_source_package=linux-source-$kernel_base
+	kernel_default_tarball=/usr/src/linux-source-$kernel_base.tar.xz
+	;;
+*)
+	echo "${0##*/}: EXT4DEV_KERNEL_BASE '$kernel_base' is not mainline, 6.12 or 6.1" >&2
+	exit 1
+	;;
+esac
+kernel_tarball=${EXT4DEV_KERNEL_TARBALL:-$kernel_default_tarball}
 kernel_src=$kernel_cache/linux
 kernel_src_id=$kernel_cache/linux.id
 kernel_obj=$kernel_cache/obj
-kernel_patches=$(realpath -m "${EXT4DEV_KERNEL_PATCHES:-$kernel_here/patches}")
+kernel_patches=$(realpath -m "${EXT4DEV_KERNEL_PATCHES:-$kernel_default_patches}")
 # shellcheck disable=SC2034 # used by the scripts that source this file
 kernel_fragment=$kernel_here/config/qemu.config
 # shellcheck disable=SC2034
@@ -59,8 +88,64 @@ check_cache_location() {
 }
 
 require_tarball() {
-	[[ -r $kernel_tarball ]] ||
-		skip "kernel source '$kernel_tarball' not found (apt-get install linux-source-6.12)"
+	[[ -r $kernel_tarball ]] && return
+	if [[ -z ${EXT4DEV_KERNEL_TARBALL:-} && $kernel_base == mainline ]]; then
+		fetch_tarball
+		return
+	fi
+	skip "kernel source '$kernel_tarball' not found (apt-get install $kernel_source_package)"
+}
+
+# Debian's archive as this machine's apt reaches it: the URI of a Debian
+# entry of its sources that is not the security archive.
+debian_mirror() {
+	apt-get indextargets --format '$(ORIGIN)|$(REPO_URI)|$(RELEASE)' \
+		'Identifier: Packages' 2>/dev/null |
+		awk -F'|' '$1 == "Debian" && $3 !~ /-security$/ { print $2; exit }'
+}
+
+# Fetch the pinned mainline source package into the cache and keep only
+# its tarball.  apt gets its own sources list, lists and archives under
+# $kernel_cache/source/apt; the machine's apt configuration is read for
+# the archive's address and changed in nothing.  When the archive no
+# longer has the pinned version, one line says which versions it has.
+fetch_tarball() {
+	local dir=$kernel_cache/source apt mirror deb versions
+	local -a opts
+
+	check_cache_location
+	apt=$dir/apt
+	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/cache" ||
+		die "cannot create '$apt'"
+	exec 7>"$dir/fetch.lock"
+	flock 7
+	[[ -r $kernel_tarball ]] && { flock -u 7; return; }
+	command -v apt-get >/dev/null || skip "apt-get not found: cannot fetch $kernel_source_package"
+	mirror=$(debian_mirror)
+	[[ -n $mirror ]] || skip "apt knows no Debian archive here (apt-get update?)"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $kernel_source_suite main" \
+		>"$apt/sources.list"
+	opts=(-q -o Dir::Etc::SourceList="$apt/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$apt/lists"
+		-o Dir::Cache="$apt/cache" -o Dir::State::status=/dev/null
+		-o APT::Sandbox::User=root -o Debug::NoLocking=1)
+	note "fetching $kernel_source_package $kernel_source_version from Debian's $kernel_source_suite (apt configuration: $apt)"
+	apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
+		die "apt-get update of $kernel_source_suite failed, see '$apt/update.log'"
+	rm -f "$apt"/*.deb
+	if ! (cd "$apt" && apt-get "${opts[@]}" download \
+		"$kernel_source_package=$kernel_source_version" >"$apt/download.log" 2>&1); then
+		versions=$(apt-cache "${opts[@]}" madison "$kernel_source_package" 2>/dev/null |
+			awk -F'|' '{ gsub(/ /, "", $2); printf "%s%s", sep, $2; sep = ", " }')
+		die "$kernel_source_package $kernel_source_version is not in Debian's $kernel_source_suite (it has: ${versions:-none}); move kernel_source_version in kernel/lib.sh"
+	fi
+	deb=$(printf '%s\n' "$apt/${kernel_source_package}_"*.deb | head -n 1)
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$kernel_source_package.tar.xz" >"$kernel_tarball.tmp" ||
+		die "no ./usr/src/$kernel_source_package.tar.xz in '$deb'"
+	mv "$kernel_tarball.tmp" "$kernel_tarball"
+	rm -f "$deb"
+	flock -u 7
 }
 
 # The tarball's identity: its name and SHA-256.  Hashing 150 MB takes about
@@ -131,7 +216,7 @@ unpack_source() {
 	# every core at once.
 	tar -I 'xz -T0' -xf "$kernel_tarball" -C "$tmp" ||
 		die "cannot unpack '$kernel_tarball'"
-	# The tarball holds one top-level directory (linux-source-6.12).
+	# The tarball holds one top-level directory (linux-source-7.3).
 	mv "$tmp"/*/ "$kernel_src" || die "unexpected layout in '$kernel_tarball'"
 	rmdir "$tmp"
 	# Debian's top-level .gitignore ends in "/*", which would hide the
