@@ -1,9 +1,12 @@
 #!/bin/bash
-# Regenerate kernel/patches from the commits on top of "pristine" in a
-# kernel tree (by default the cached tree that build.sh leaves with the
-# series applied): git format-patch output, a cover letter and the series
-# file.  The subject and text of the existing cover letter are kept; its
-# shortlog and diffstat are regenerated.
+# Regenerate kernel/patches (or, with EXT4DEV_KERNEL_BASE=6.12 or 6.1,
+# the stable backport kernel/stable/<base>) from the commits on top of
+# "pristine" in a kernel tree (by default the cached tree that build.sh
+# leaves with the series applied): git format-patch output, a cover
+# letter and the series file.  The subject and text of the existing cover
+# letter are kept; its shortlog and diffstat are regenerated.  Mainline
+# subjects read "[PATCH v6 n/m]" and go to linux-ext4; a backport's read
+# "[PATCH 6.12 n/m]" and go to stable, as stable queues are kept.
 #
 # usage: kernel/export-series.sh [TREE]
 set -euo pipefail
@@ -13,7 +16,7 @@ set -euo pipefail
 
 tree=${1:-$kernel_src}
 # The revision this export is, for the subjects: "[PATCH v5 3/8]".
-series_version=5
+series_version=6
 cover=$kernel_patches/0000-cover-letter.patch
 
 # Subject (without the "[PATCH 0/N] " prefix) of the current cover letter.
@@ -42,6 +45,7 @@ fill_cover() {
 
 main() {
 	local subject blurb
+	local -a addresses
 
 	git -C "$tree" merge-base --is-ancestor pristine HEAD ||
 		die "'$tree' has no commits on top of the pristine tag"
@@ -51,13 +55,20 @@ main() {
 	rm -f "$kernel_patches"/[0-9][0-9][0-9][0-9]-*.patch
 	# The headers a submission carries; base-commit: names the commit
 	# of the unpacked tarball the series applies to.
+	if [[ $kernel_base == mainline ]]; then
+		addresses=(--subject-prefix="PATCH v$series_version"
+			--to=linux-ext4@vger.kernel.org
+			--cc="Theodore Ts'o <tytso@mit.edu>"
+			--cc="Andreas Dilger <adilger.kernel@dilger.ca>"
+			--cc=linux-fsdevel@vger.kernel.org)
+	else
+		addresses=(--subject-prefix="PATCH $kernel_base"
+			--to=stable@vger.kernel.org
+			--cc=linux-ext4@vger.kernel.org
+			--cc="Theodore Ts'o <tytso@mit.edu>")
+	fi
 	git -C "$tree" format-patch -q --cover-letter -o "$kernel_patches" \
-		--subject-prefix="PATCH v$series_version" \
-		--to=linux-ext4@vger.kernel.org \
-		--cc="Theodore Ts'o <tytso@mit.edu>" \
-		--cc="Andreas Dilger <adilger.kernel@dilger.ca>" \
-		--cc=linux-fsdevel@vger.kernel.org \
-		--base=pristine pristine..HEAD
+		"${addresses[@]}" --base=pristine pristine..HEAD
 	fill_cover "$subject" "$blurb"
 	(cd "$kernel_patches" && printf '%s\n' [0-9][0-9][0-9][0-9]-*.patch |
 		grep -v '^0000-' >series)

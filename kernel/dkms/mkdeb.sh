@@ -1,16 +1,16 @@
 #!/bin/bash
-# Make ext4dev-dkms_<version>_all.deb: fs/ext4 of the series applied to
-# the kernel tree in the cache (kernel/build.sh --source-only unpacks
-# it), plus what DKMS needs to build it as ext4 for Debian's own 6.12
-# kernel.  The package ships the sources rather than patching the
+# Make ext4dev-dkms_<version>_all.deb: fs/ext4 of the 6.12 backport
+# (kernel/stable/6.12) applied to the 6.12 tree in the cache
+# (EXT4DEV_KERNEL_BASE=6.12 kernel/build.sh --source-only unpacks it),
+# plus what DKMS needs to build it as ext4 for Debian's own 6.12 kernel.  The package ships the sources rather than patching the
 # user's linux-source-6.12 at build time: one tarball version was
 # patched and tested here, and ext4dev-dkms-check refuses every kernel
 # whose headers are not that very version (see kernel/README.md).
 #
 # usage: mkdeb.sh --version PROJECT_VERSION --out DIR [--tree LINUX_TREE]
 #   LINUX_TREE  a patched git tree whose HEAD is taken (default: the
-#               series in kernel/patches/ made into commits on the
-#               cache's pristine tree, whatever its checkout holds)
+#               series in kernel/stable/6.12/ made into commits on the
+#               cache's pristine 6.12 tree, whatever its checkout holds)
 # Writes DIR/ext4dev-dkms_<version>_all.deb and the link
 # DIR/ext4dev-dkms.deb to it; prints the .deb's path.  The same tree
 # makes the same bytes (every time stamp is the author date of its last
@@ -20,6 +20,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# Debian's 6.12 kernels run the 6.12 backport, not the mainline series.
+EXT4DEV_KERNEL_BASE=6.12
 # shellcheck source=kernel/lib.sh
 . "$here/../lib.sh"
 
