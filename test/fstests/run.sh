@@ -114,7 +114,7 @@ main() {
 	echo "fstests: every test has the same result under ext4 and ext4dev"
 }
 
-# The tests our patches add (ext4/002 for tests/ext4/002): new files
+# The tests our patches add (ext4/066 for tests/ext4/066): new files
 # under tests/ named by a number, which fstests' ./new gave them.
 gate_tests() {
 	awk '/^diff --git /{f = substr($4, 3)}
