@@ -262,20 +262,28 @@ bisect_state() {
 	return "$failed"
 }
 
-check_bisect() {
-	local patches commits names i shared failed=0 start=$SECONDS
+# The worktree, locked for this check, and the series' commits in
+# $kernel_cache/bisect.commits, one per patch.
+prepare_worktree() {
+	local patches
 
 	check_series_file
 	ensure_source
 	ensure_bisect_tree
-	# One bisect at a time; build.sh's lock is not needed.
+	# One bisect or build check at a time; build.sh's lock is not needed.
 	exec 8>"$kernel_cache/bisect.lock"
-	flock -n 8 || { note "waiting for another bisect check"; flock 8; }
+	flock -n 8 || { note "waiting for another bisect or build check"; flock 8; }
 	# Under that lock no git runs in the worktree: a leftover of a
 	# killed run would fail every checkout below.
 	rm -f "$(git -C "$bisect_tree" rev-parse --git-dir)/index.lock"
 	mapfile -t patches < <(series_patches)
 	series_commits "${patches[@]}" >"$kernel_cache/bisect.commits" || exit 1
+}
+
+check_bisect() {
+	local commits names i shared failed=0 start=$SECONDS
+
+	prepare_worktree
 	mapfile -t commits <"$kernel_cache/bisect.commits"
 	mapfile -t names < <(series_patches | xargs -n1 basename)
 	bisect_baseline "$kernel_cache/obj-bisect-on" on
@@ -311,17 +319,10 @@ check_bisect() {
 # series' last commit is built, on (every file) and off (a copy of on's
 # objects, recompiling what the option reaches).
 check_build() {
-	local patches commits start=$SECONDS
+	local commits start=$SECONDS
 
-	check_series_file
-	ensure_source
-	ensure_bisect_tree
-	exec 8>"$kernel_cache/bisect.lock"
-	flock -n 8 || { note "waiting for another build check"; flock 8; }
-	rm -f "$(git -C "$bisect_tree" rev-parse --git-dir)/index.lock"
-	mapfile -t patches < <(series_patches)
-	series_commits "${patches[@]}" >"$kernel_cache/build.commits" || exit 1
-	mapfile -t commits <"$kernel_cache/build.commits"
+	prepare_worktree
+	mapfile -t commits <"$kernel_cache/bisect.commits"
 	git -C "$bisect_tree" checkout -q -f --detach "${commits[-1]}"
 	mkdir -p "$kernel_cache/obj-bisect-on"
 	: >"$kernel_cache/obj-bisect-on/w1-baseline"
