@@ -43,6 +43,19 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
 	return 0;
 }
 
+/* The directory @path is in: "." for a bare name, "/" at the root. */
+static const char *parent_dir(const char *path, char *buf, size_t len)
+{
+	char *slash;
+
+	snprintf(buf, len, "%s", path);
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return ".";
+	*(slash == buf ? slash + 1 : slash) = '\0';
+	return buf;
+}
+
 /*
  * A new image file, locked before its name appears: an unnamed file in
  * the directory, flocked, then linked in place (EEXIST if a name got
@@ -50,14 +63,11 @@ errcode_t fsio_stat_target(const struct fsio_dev *dev, unsigned int blocksize,
  */
 static errcode_t create_locked(struct fsio_dev *dev)
 {
-	char dir[PATH_MAX], proc[32], *slash;
+	char dir[PATH_MAX], proc[32];
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s", dev->path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	fd = open(slash ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	fd = open(parent_dir(dev->path, dir, sizeof(dir)),
+		  O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {
 		/* A second mkfs may lock it first: it then sees no holes. */
 		errcode_t err = fsio_open_kind(dev->path, O_RDONLY | O_CREAT |
@@ -200,15 +210,12 @@ errcode_t fsio_size_target(struct fsio_dev *dev, off_t bytes)
 
 errcode_t fsio_probe_create(struct fsio_dev *dev, off_t bytes)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX];
 	errcode_t err;
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s", dev->path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	fd = open(slash ? dir : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	fd = open(parent_dir(dev->path, dir, sizeof(dir)),
+		  O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 	if (fd >= 0) {
 		err = size_fd(dev, fd, dev->offset + bytes);
 		close(fd);

@@ -40,17 +40,10 @@
 #include "mkfs_walk.h"
 #include "report.h"
 
-struct populate_link {
-	dev_t dev;
-	ino_t ino;
-	ext2_ino_t dst;
-};
-
 struct populate {
 	ext2_filsys fs;
 	const char *device;
-	struct populate_link *links;	/* files with more than one name */
-	size_t nlinks, links_cap;
+	struct mkfs_links links;	/* files with more than one name */
 	struct mkfs_inode_buf buf;
 	struct mkfs_path path;		/* DIR/a/b of the entry, for errors */
 	int cwd;			/* to come back to after an xattr read */
@@ -91,41 +84,6 @@ static int populate_fail(const struct populate *p, errcode_t err,
 	return report_failure("'%s': %s%s%s (while %s)", path,
 			      full ? strerror(ENOSPC) : "",
 			      full ? ": " : "", error_message(err), what);
-}
-
-/* A second name of a file already copied: link it, nothing more. */
-static struct populate_link *known_link(struct populate *p,
-					const struct stat *st)
-{
-	for (size_t i = 0; i < p->nlinks; i++)
-		if (p->links[i].dev == st->st_dev &&
-		    p->links[i].ino == st->st_ino)
-			return &p->links[i];
-	return NULL;
-}
-
-static int remember_link(struct populate *p, const struct stat *st,
-			 ext2_ino_t ino)
-{
-	struct populate_link *more;
-
-	if (p->nlinks == p->links_cap) {
-		p->links_cap = p->links_cap ? p->links_cap * 2 : 64;
-		more = realloc(p->links, p->links_cap * sizeof(*more));
-		if (!more)
-			return report_failure("out of memory");
-		p->links = more;
-	}
-	p->links[p->nlinks++] = (struct populate_link){
-		st->st_dev, st->st_ino, ino };
-	return EXT4DEV_CONTINUE;
-}
-
-/* Whether @st names a file whose other names are only linked. */
-static bool may_have_names(const struct stat *st)
-{
-	return !S_ISDIR(st->st_mode) && !S_ISLNK(st->st_mode) &&
-	       st->st_nlink > 1;
 }
 
 /* "'DIR/a/b': why", the entry named as the user would find it. */
@@ -275,8 +233,7 @@ static int descend(struct populate *p, ext2_ino_t ino, int dfd,
 static int copy_entry(struct populate *p, ext2_ino_t dir, int dfd,
 		      const char *name, const struct stat *st)
 {
-	struct populate_link *link = may_have_names(st) ?
-				     known_link(p, st) : NULL;
+	const struct mkfs_link *link = mkfs_links_find(&p->links, st);
 	ext2_ino_t ino;
 	errcode_t err;
 	int rc;
@@ -296,8 +253,8 @@ static int copy_entry(struct populate *p, ext2_ino_t dir, int dfd,
 		rc = descend(p, ino, dfd, name, st);
 	if (rc == EXT4DEV_CONTINUE)
 		rc = finish_entry(p, ino, dfd, name, st);
-	if (rc == EXT4DEV_CONTINUE && may_have_names(st))
-		rc = remember_link(p, st, ino);
+	if (rc == EXT4DEV_CONTINUE && mkfs_links_add(&p->links, st, ino))
+		rc = report_failure("out of memory");
 	return rc;
 }
 
@@ -400,7 +357,7 @@ int mkfs_populate(struct mkfs_run *run)
 	mkfs_path_free(&p.path);
 	free(p.buf.chunk);
 	free(p.buf.zero);
-	free(p.links);
+	mkfs_links_free(&p.links);
 	if (rc == EXT4DEV_CONTINUE)
 		mkfs_step(run->opts, "done\n");
 	return rc;

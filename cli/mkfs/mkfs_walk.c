@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The host's side of -d's walk besides the files: directory listings
- * through descriptors, and the entry's path for messages (mkfs_walk.h).
+ * through descriptors, the entry's path for messages, and the hard-link
+ * table (mkfs_walk.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -127,4 +128,50 @@ const char *mkfs_path_shown(const struct mkfs_path *p, char *buf, size_t len)
 	snprintf(buf, len, "%.*s...%s", (int)half, p->s,
 		 p->s + p->len - half);
 	return buf;
+}
+
+/* Whether @st names a file whose other names are only linked. */
+static bool may_have_names(const struct stat *st)
+{
+	return !S_ISDIR(st->st_mode) && !S_ISLNK(st->st_mode) &&
+	       st->st_nlink > 1;
+}
+
+const struct mkfs_link *mkfs_links_find(const struct mkfs_links *l,
+					const struct stat *st)
+{
+	if (!may_have_names(st))
+		return NULL;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->links[i].dev == st->st_dev &&
+		    l->links[i].ino == st->st_ino)
+			return &l->links[i];
+	return NULL;
+}
+
+int mkfs_links_add(struct mkfs_links *l, const struct stat *st,
+		   ext2_ino_t dst)
+{
+	struct mkfs_link *more;
+
+	if (!may_have_names(st))
+		return 0;
+	if (l->n == l->cap) {
+		more = realloc(l->links, (l->cap ? l->cap * 2 : 64) *
+				       sizeof(*more));
+		if (!more)
+			return ENOMEM;
+		l->links = more;
+		l->cap = l->cap ? l->cap * 2 : 64;
+	}
+	l->links[l->n++] = (struct mkfs_link){ st->st_dev, st->st_ino, dst };
+	return 0;
+}
+
+void mkfs_links_free(struct mkfs_links *l)
+{
+	free(l->links);
+	l->links = NULL;
+	l->n = 0;
+	l->cap = 0;
 }

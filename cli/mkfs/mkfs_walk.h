@@ -6,11 +6,15 @@
  * mkfs_walk.c: what -d's walk (mkfs_populate.c) needs of the host's
  * tree besides the files themselves: a directory's names in mke2fs's
  * order, read through a descriptor, and the path DIR/a/b of the entry
- * being copied, kept only to name it in an error.
+ * being copied, kept only to name it in an error; and the files with
+ * more than one name copied so far, whose other names are only linked.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
+
+#include <ext2fs/ext2fs.h>
 
 /* A directory's names but . and .., sorted with strcmp(). */
 struct mkfs_names {
@@ -42,5 +46,29 @@ void mkfs_path_pop(struct mkfs_path *p, size_t old);
 
 /* The path for a message: itself, or its middle elided into @buf. */
 const char *mkfs_path_shown(const struct mkfs_path *p, char *buf, size_t len);
+
+/* A file with more than one name, and its inode in the new filesystem. */
+struct mkfs_link {
+	dev_t dev;
+	ino_t ino;
+	ext2_ino_t dst;
+};
+
+struct mkfs_links {
+	struct mkfs_link *links;
+	size_t n, cap;
+};
+
+/*
+ * The copy of the file @st names, if it is one with more names (not a
+ * directory or symbolic link) already copied; else NULL.
+ */
+const struct mkfs_link *mkfs_links_find(const struct mkfs_links *l,
+					const struct stat *st);
+
+/* Remember @st's copy @dst, if it may have more names: 0 or ENOMEM. */
+int mkfs_links_add(struct mkfs_links *l, const struct stat *st,
+		   ext2_ino_t dst);
+void mkfs_links_free(struct mkfs_links *l);
 
 #endif
